@@ -1,0 +1,317 @@
+//! The engine without its protocol: the current game, the options, the
+//! transposition table, and the search thread. UCI, the command line and tests drive
+//! it; it never reads or writes a stream itself.
+
+use crate::eval::{default_params, params::EvalParams};
+use crate::game::{AnyGame, PositionError};
+use crate::moves::Move;
+use crate::notation::{parse_uci_move, MoveError};
+use crate::search::timeman::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher};
+use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use crate::with_game;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Receives the search's output and, at the end, its result.
+pub trait SearchListener: Reporter + Send {
+    /// Called once when the search has finished.
+    fn done(&mut self, result: &SearchResult);
+}
+
+/// Engine settings that UCI options set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size, MiB.
+    pub hash_mib: usize,
+    /// Search threads requested (the search uses one thread for now).
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for communication lag.
+    pub move_overhead: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 10,
+        }
+    }
+}
+
+/// One searcher per variant, kept across searches so histories carry over.
+#[derive(Default)]
+pub struct Searchers {
+    chess: Searcher<Chess>,
+    atomic: Searcher<Atomic>,
+    kingofthehill: Searcher<KingOfTheHill>,
+}
+
+/// Access to the searcher of variant `V`.
+pub trait SearcherSlot<V: Variant> {
+    /// The searcher for `V`.
+    fn slot(&mut self) -> &mut Searcher<V>;
+}
+
+impl SearcherSlot<Chess> for Searchers {
+    fn slot(&mut self) -> &mut Searcher<Chess> {
+        &mut self.chess
+    }
+}
+impl SearcherSlot<Atomic> for Searchers {
+    fn slot(&mut self) -> &mut Searcher<Atomic> {
+        &mut self.atomic
+    }
+}
+impl SearcherSlot<KingOfTheHill> for Searchers {
+    fn slot(&mut self) -> &mut Searcher<KingOfTheHill> {
+        &mut self.kingofthehill
+    }
+}
+
+impl Searchers {
+    fn clear(&mut self) {
+        self.chess.clear();
+        self.atomic.clear();
+        self.kingofthehill.clear();
+    }
+}
+
+struct Running {
+    shared: Arc<SearchShared>,
+    handle: JoinHandle<()>,
+}
+
+/// Why a `go` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// A `searchmoves` entry is not a legal move.
+    SearchMove(MoveError),
+}
+
+impl std::fmt::Display for GoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoError::SearchMove(e) => write!(f, "searchmoves: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for GoError {}
+
+/// The engine. See the module documentation.
+pub struct Engine {
+    game: AnyGame,
+    variant: VariantKind,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    searchers: Arc<Mutex<Searchers>>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine set up for chess from the start position, with default options.
+    pub fn new() -> Engine {
+        let options = EngineOptions::default();
+        Engine {
+            game: AnyGame::new(VariantKind::Chess).unwrap_or_else(|e| unreachable!("{e}")),
+            variant: VariantKind::Chess,
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            options,
+            searchers: Arc::new(Mutex::new(Searchers::default())),
+            running: None,
+        }
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// The selected variant.
+    pub fn variant(&self) -> VariantKind {
+        self.variant
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The evaluation parameters in use for the selected variant.
+    pub fn params(&self) -> Arc<EvalParams> {
+        default_params(self.variant)
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Selects a variant and resets the game to its start position.
+    ///
+    /// # Errors
+    /// [`PositionError::Unsupported`] if this build cannot play `variant`; nothing changes.
+    pub fn set_variant(&mut self, variant: VariantKind) -> Result<(), PositionError> {
+        self.stop();
+        let game = AnyGame::new(variant)?;
+        self.variant = variant;
+        self.game = game;
+        Ok(())
+    }
+
+    /// Resizes the transposition table (clearing it).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.stop();
+        self.options.hash_mib = mib;
+        self.tt = Arc::new(TranspositionTable::new(mib));
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.max(1);
+    }
+
+    /// Sets the number of principal variations.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.options.multipv = lines.max(1);
+    }
+
+    /// Sets the move overhead, milliseconds.
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.options.move_overhead = ms;
+    }
+
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.stop();
+        self.tt.clear();
+    }
+
+    /// Starts a new game: clears the table and the search statistics. Keeps the variant.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.tt.clear();
+        if let Ok(mut s) = self.searchers.lock() {
+            s.clear();
+        }
+        if let Ok(game) = AnyGame::new(self.variant) {
+            self.game = game;
+        }
+    }
+
+    /// Sets the position from a FEN (or the start position) and moves. Returns
+    /// warnings about repaired FEN fields.
+    ///
+    /// # Errors
+    /// [`PositionError`]; the previous position stays.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<Vec<String>, PositionError> {
+        self.stop();
+        let (game, warnings) = AnyGame::from_spec(self.variant, fen, moves)?;
+        self.game = game;
+        Ok(warnings)
+    }
+
+    /// Starts searching the current position on its own thread. The listener gets
+    /// the progress and, at the end, the result.
+    ///
+    /// # Errors
+    /// [`GoError`] if a `searchmoves` entry is not legal; no search starts.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        searchmoves: &[&str],
+        listener: Box<dyn SearchListener>,
+    ) -> Result<(), GoError> {
+        self.stop();
+        with_game!(&self.game, g, V => {
+            let moves = searchmoves
+                .iter()
+                .map(|s| parse_uci_move(&g.position, s))
+                .collect::<Result<Vec<Move>, _>>()
+                .map_err(GoError::SearchMove)?;
+            self.spawn::<V>(g.clone(), limits, moves, listener);
+        });
+        Ok(())
+    }
+
+    fn spawn<V: Variant>(
+        &mut self,
+        game: crate::game::Game<V>,
+        limits: Limits,
+        searchmoves: Vec<Move>,
+        mut listener: Box<dyn SearchListener>,
+    ) where
+        Searchers: SearcherSlot<V>,
+    {
+        let shared = Arc::new(SearchShared::new(Arc::clone(&self.tt)));
+        shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        let options = SearchOptions {
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+            searchmoves,
+        };
+        let params = self.params();
+        let searchers = Arc::clone(&self.searchers);
+        let thread_shared = Arc::clone(&shared);
+        let handle = std::thread::spawn(move || {
+            let mut guard = match searchers.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            let searcher: &mut Searcher<V> = guard.slot();
+            let result = searcher.search(
+                &game.position,
+                &game.keys,
+                &limits,
+                &options,
+                &thread_shared,
+                &params,
+                &mut *listener,
+            );
+            listener.done(&result);
+        });
+        self.running = Some(Running { shared, handle });
+    }
+
+    /// Stops a running search and waits for it (its listener still gets `done`).
+    pub fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.shared.stop.store(true, Ordering::Relaxed);
+            r.shared.pondering.store(false, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// `ponderhit`: the expected move was played; the search goes on, now on the clock.
+    pub fn ponderhit(&mut self) {
+        if let Some(r) = &self.running {
+            r.shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits until a running search ends by itself.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

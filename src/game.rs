@@ -1,0 +1,207 @@
+//! A game in progress: start position, moves played, and the keys of every position
+//! passed through (for repetition detection); and [`AnyGame`], which names the
+//! variant at run time so the layers above pick the monomorphised code once.
+
+use crate::moves::Move;
+use crate::notation::{parse_uci_move, MoveError};
+use crate::position::{FenError, Position};
+use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use std::fmt;
+
+/// A game of variant `V`.
+#[derive(Clone, Debug)]
+pub struct Game<V: Variant> {
+    /// The position the game (or the `position` command) started from.
+    pub start: Position<V>,
+    /// Moves played since `start`.
+    pub moves: Vec<Move>,
+    /// The current position.
+    pub position: Position<V>,
+    /// Keys of the positions before the current one, oldest first.
+    pub keys: Vec<u64>,
+}
+
+impl<V: Variant> Game<V> {
+    /// A game starting at `start`.
+    pub fn new(start: Position<V>) -> Game<V> {
+        Game {
+            start,
+            moves: Vec::new(),
+            position: start,
+            keys: Vec::new(),
+        }
+    }
+
+    /// Plays `m`, which must be legal.
+    pub fn play(&mut self, m: Move) {
+        self.keys.push(self.position.key());
+        self.position.play(m);
+        self.moves.push(m);
+    }
+
+    /// Parses and plays a UCI move.
+    ///
+    /// # Errors
+    /// [`MoveError`] when the move is malformed or illegal; the game is unchanged.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = parse_uci_move(&self.position, text)?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Builds a game from a `position` command's parts: a FEN (or the start position
+    /// when `None`) and UCI moves. Returns warnings about repaired FEN fields.
+    ///
+    /// # Errors
+    /// [`PositionError`] for a bad FEN or the first bad move.
+    pub fn from_spec(fen: Option<&str>, moves: &[&str]) -> Result<(Game<V>, Vec<String>), PositionError> {
+        let (start, warnings) = match fen {
+            Some(f) => Position::<V>::from_fen(f).map_err(PositionError::Fen)?,
+            None => (Position::<V>::startpos(), Vec::new()),
+        };
+        let mut game = Game::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            game.play_uci(text).map_err(|e| PositionError::Move {
+                index: i + 1,
+                error: e,
+            })?;
+        }
+        Ok((game, warnings.iter().map(ToString::to_string).collect()))
+    }
+
+    /// Whether the current position repeats an earlier one for the third time.
+    pub fn is_threefold(&self) -> bool {
+        let key = self.position.key();
+        let reach = (self.position.halfmove_clock() as usize).min(self.keys.len());
+        let earlier = self.keys[self.keys.len() - reach..]
+            .iter()
+            .filter(|&&k| k == key)
+            .count();
+        earlier >= 2
+    }
+}
+
+/// Why a `position` command was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The FEN is invalid.
+    Fen(FenError),
+    /// Move number `index` (1-based) of the `moves` list is invalid.
+    Move { index: usize, error: MoveError },
+    /// This build cannot play the variant yet.
+    Unsupported(VariantKind),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            PositionError::Move { index, error } => write!(f, "move {index}: {error}"),
+            PositionError::Unsupported(v) => write!(f, "variant {v} is not supported yet"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A game of whichever variant was selected.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// Standard chess.
+    Chess(Game<Chess>),
+    /// Atomic chess.
+    Atomic(Game<Atomic>),
+    /// King of the hill.
+    KingOfTheHill(Game<KingOfTheHill>),
+}
+
+/// Runs `$body` with `$g` bound to the `Game<V>` inside an [`AnyGame`], and `$V` to
+/// its variant type, so generic code is instantiated once per variant.
+#[macro_export]
+macro_rules! with_game {
+    ($game:expr, $g:ident, $V:ident => $body:expr) => {
+        match $game {
+            $crate::game::AnyGame::Chess($g) => {
+                #[allow(dead_code)]
+                type $V = $crate::variant::Chess;
+                $body
+            }
+            $crate::game::AnyGame::Atomic($g) => {
+                #[allow(dead_code)]
+                type $V = $crate::variant::Atomic;
+                $body
+            }
+            $crate::game::AnyGame::KingOfTheHill($g) => {
+                #[allow(dead_code)]
+                type $V = $crate::variant::KingOfTheHill;
+                $body
+            }
+        }
+    };
+}
+
+impl AnyGame {
+    /// A new game of `variant` from its start position.
+    ///
+    /// # Errors
+    /// [`PositionError::Unsupported`] for a variant this build cannot play.
+    pub fn new(variant: VariantKind) -> Result<AnyGame, PositionError> {
+        Self::from_spec(variant, None, &[]).map(|(g, _)| g)
+    }
+
+    /// Builds a game of `variant`; see [`Game::from_spec`].
+    ///
+    /// # Errors
+    /// [`PositionError`] for a bad FEN or move.
+    pub fn from_spec(
+        variant: VariantKind,
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<(AnyGame, Vec<String>), PositionError> {
+        Ok(match variant {
+            VariantKind::Chess => {
+                let (g, w) = Game::from_spec(fen, moves)?;
+                (AnyGame::Chess(g), w)
+            }
+            VariantKind::Atomic => {
+                let (g, w) = Game::from_spec(fen, moves)?;
+                (AnyGame::Atomic(g), w)
+            }
+            VariantKind::KingOfTheHill => {
+                let (g, w) = Game::from_spec(fen, moves)?;
+                (AnyGame::KingOfTheHill(g), w)
+            }
+            VariantKind::Minesweeper => return Err(PositionError::Unsupported(variant)),
+        })
+    }
+
+    /// The variant being played.
+    pub fn variant(&self) -> VariantKind {
+        with_game!(self, _g, V => V::KIND)
+    }
+
+    /// The current position's FEN.
+    pub fn fen(&self) -> String {
+        with_game!(self, g, _V => g.position.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threefold_counts_positions_with_the_same_side_to_move() {
+        let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"];
+        let (game, _) = Game::<Chess>::from_spec(None, &moves[..4]).unwrap();
+        assert!(!game.is_threefold());
+        let (game, _) = Game::<Chess>::from_spec(None, &moves).unwrap();
+        assert!(game.is_threefold());
+    }
+
+    #[test]
+    fn a_bad_move_names_its_index() {
+        let err = Game::<Chess>::from_spec(None, &["e2e4", "e2e4"]).unwrap_err();
+        assert!(matches!(err, PositionError::Move { index: 2, .. }));
+    }
+}

@@ -1,0 +1,24 @@
+//! Sapper: a UCI engine for chess, atomic, king of the hill and minesweeper chess.
+//!
+//! Layers, bottom up (see `docs/architecture.md`): [`types`] and [`bitboard`];
+//! [`geometry`] (attack tables per board shape); [`variant`] (rule sets as types);
+//! [`position`] and [`movegen`] (rules); [`perft`].
+
+pub mod analyze;
+pub mod bench;
+pub mod bitboard;
+pub mod engine;
+pub mod eval;
+pub mod game;
+pub mod geometry;
+mod magic;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod search;
+pub mod types;
+pub mod uci;
+pub mod variant;
+pub mod zobrist;

@@ -1,0 +1,96 @@
+//! Search scores: centipawns, with mate scores near the ends of the range.
+//!
+//! A mate found `n` plies from the root scores `MATE - n` (mating) or `n - MATE`
+//! (being mated), so shorter mates score higher. Transposition-table entries store
+//! mate scores relative to the node instead of the root ([`to_tt`], [`from_tt`]).
+
+/// Above every reachable score.
+pub const INFINITE: i32 = 32_000;
+/// The score of delivering mate at the root itself (never reached; `MATE - 1` is mate in one).
+pub const MATE: i32 = 31_000;
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// Score for the side to move being mated (or having lost) `ply` plies from the root.
+#[inline(always)]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// Score for mating (or winning) `ply` plies from the root.
+#[inline(always)]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// Whether `score` is a mate (or won/lost game) score.
+#[inline(always)]
+pub const fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Converts a root-relative score to the node-relative form stored in the table.
+#[inline(always)]
+pub const fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Converts a stored node-relative score back to root-relative.
+#[inline(always)]
+pub const fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The UCI form of a score: `cp <centipawns>` or `mate <moves>` (negative when
+/// being mated).
+pub fn uci(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate {}", -((MATE + score) / 2))
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// A human form: `+1.25`, `-0.40`, `#3`, `#-2`.
+pub fn human(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("#{}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("#{}", -((MATE + score) / 2))
+    } else {
+        format!("{:+.2}", score as f64 / 100.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_in_moves() {
+        assert_eq!(uci(mate_in(1)), "mate 1");
+        assert_eq!(uci(mate_in(3)), "mate 2");
+        assert_eq!(uci(mated_in(2)), "mate -1");
+        assert_eq!(uci(mated_in(0)), "mate 0");
+        assert_eq!(uci(-35), "cp -35");
+        assert_eq!(human(mate_in(5)), "#3");
+        assert_eq!(from_tt(to_tt(mate_in(9), 4), 4), mate_in(9));
+        assert_eq!(from_tt(to_tt(mated_in(9), 4), 7), mated_in(12));
+    }
+}

@@ -1,0 +1,486 @@
+//! The UCI protocol (Stefan Meyer-Kahlen's specification, with Stockfish's
+//! extensions `d`, `eval`, `bench` and `go perft`), as GUIs and python-chess expect
+//! it (`shared/spec/UCI.md`).
+//!
+//! Nothing here panics on input: every malformed line gets an `info string error`
+//! and leaves the engine's state as it was.
+
+use crate::bench;
+use crate::engine::{Engine, SearchListener};
+use crate::eval::{default_params_name, trace};
+use crate::game::AnyGame;
+use crate::moves::Move;
+use crate::perft::divide;
+use crate::search::score;
+use crate::search::timeman::Limits;
+use crate::search::{IterationInfo, Reporter, SearchResult};
+use crate::variant::VariantKind;
+use crate::with_game;
+use std::io::{BufRead, Write};
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+/// Where UCI output goes: stdout in the binary, a buffer in tests. Shared with the
+/// search thread, one line per lock.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// Writes one line and flushes.
+pub fn emit(out: &Output, line: &str) {
+    let mut w = match out.lock() {
+        Ok(w) => w,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    // A closed pipe means the GUI is gone; nothing useful can be done about it here.
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// Largest `Hash` value, MiB.
+const MAX_HASH_MIB: i64 = 65_536;
+
+#[derive(Clone, Copy)]
+enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Combo,
+    Button,
+}
+
+struct UciOption {
+    name: &'static str,
+    kind: OptionKind,
+}
+
+const OPTIONS: &[UciOption] = &[
+    UciOption {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: MAX_HASH_MIB,
+        },
+    },
+    UciOption {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    UciOption {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 1024,
+        },
+    },
+    UciOption {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 500,
+        },
+    },
+    UciOption {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    UciOption {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    UciOption {
+        name: "UCI_Variant",
+        kind: OptionKind::Combo,
+    },
+];
+
+/// The UCI front end: reads commands, drives an [`Engine`], writes answers.
+pub struct Uci {
+    engine: Engine,
+    out: Output,
+}
+
+impl Uci {
+    /// A front end writing to `out`.
+    pub fn new(out: Output) -> Uci {
+        Uci {
+            engine: Engine::new(),
+            out,
+        }
+    }
+
+    /// The engine behind the front end.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Reads commands from `input` until `quit` or end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.handle_line(&line) {
+                return;
+            }
+        }
+        self.engine.stop();
+    }
+
+    fn say(&self, line: &str) {
+        emit(&self.out, line);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string error: {text}"));
+    }
+
+    /// Handles one command line. Returns `false` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut tokens = line.split_whitespace();
+        let Some(command) = tokens.next() else {
+            return true;
+        };
+        let args: Vec<&str> = tokens.collect();
+        match command {
+            "uci" => self.uci(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => self.engine.new_game(),
+            "setoption" => self.setoption(&args),
+            "position" => self.position(&args),
+            "go" => self.go(&args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
+            "quit" => {
+                self.engine.stop();
+                return false;
+            }
+            "d" => self.display(),
+            "eval" => self.eval(),
+            "bench" => self.bench(&args),
+            _ => self.say(&format!("Unknown command: '{line}'")),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        self.say(&format!("id name Sapper {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the Sapper developers");
+        for opt in OPTIONS {
+            let line = match opt.kind {
+                OptionKind::Spin { default, min, max } => {
+                    format!(
+                        "option name {} type spin default {default} min {min} max {max}",
+                        opt.name
+                    )
+                }
+                OptionKind::Check { default } => {
+                    format!("option name {} type check default {default}", opt.name)
+                }
+                OptionKind::Button => format!("option name {} type button", opt.name),
+                OptionKind::Combo => {
+                    let vars: Vec<String> = VariantKind::ALL.iter().map(|v| format!("var {v}")).collect();
+                    format!(
+                        "option name {} type combo default {} {}",
+                        opt.name,
+                        VariantKind::Chess,
+                        vars.join(" ")
+                    )
+                }
+            };
+            self.say(&line);
+        }
+        self.say("uciok");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        if args.first() != Some(&"name") {
+            return self.error("setoption: expected 'setoption name <name> [value <value>]'");
+        }
+        let value_at = args.iter().position(|t| *t == "value");
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at.map(|i| args[i + 1..].join(" "));
+        let Some(opt) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
+            return self.error(&format!("setoption: unknown option '{name}'"));
+        };
+        let value = value.unwrap_or_default();
+        match opt.kind {
+            OptionKind::Button => {
+                if opt.name == "Clear Hash" {
+                    self.engine.clear_hash();
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let Some(v) = value.parse::<i64>().ok().filter(|v| (min..=max).contains(v)) else {
+                    return self.error(&format!(
+                        "setoption: {} needs an integer from {min} to {max}, got '{value}'",
+                        opt.name
+                    ));
+                };
+                match opt.name {
+                    "Hash" => self.engine.set_hash(v as usize),
+                    "Threads" => self.engine.set_threads(v as usize),
+                    "MultiPV" => self.engine.set_multipv(v as usize),
+                    "Move Overhead" => self.engine.set_move_overhead(v as u64),
+                    _ => {}
+                }
+            }
+            OptionKind::Check { .. } => {
+                if !value.eq_ignore_ascii_case("true") && !value.eq_ignore_ascii_case("false") {
+                    return self.error(&format!(
+                        "setoption: {} needs true or false, got '{value}'",
+                        opt.name
+                    ));
+                }
+                // Ponder only tells the engine that `go ponder` may come: nothing to set.
+            }
+            OptionKind::Combo => match VariantKind::from_str(&value) {
+                Ok(variant) => {
+                    if let Err(e) = self.engine.set_variant(variant) {
+                        self.error(&format!("setoption: {e}"));
+                    }
+                }
+                Err(e) => self.error(&format!("setoption: {e}")),
+            },
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|t| *t == "moves");
+        let (spec, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let fen = match spec.first() {
+            Some(&"startpos") if spec.len() == 1 => None,
+            Some(&"fen") if spec.len() > 1 => Some(spec[1..].join(" ")),
+            _ => {
+                return self.error("position: expected 'position startpos|fen <fen> [moves ...]'");
+            }
+        };
+        match self.engine.set_position(fen.as_deref(), moves) {
+            Ok(warnings) => {
+                for w in warnings {
+                    self.say(&format!("info string warning: {w}"));
+                }
+            }
+            Err(e) => self.error(&format!("position: {e}; position unchanged")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if args.first() == Some(&"perft") {
+            return self.perft(args.get(1).copied());
+        }
+        let mut limits = Limits::default();
+        let mut searchmoves = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            i += 1;
+            let number = |i: &mut usize| -> Option<i64> {
+                let v = args.get(*i).and_then(|s| s.parse::<i64>().ok());
+                if v.is_some() {
+                    *i += 1;
+                }
+                v
+            };
+            let ok = match key {
+                "wtime" => number(&mut i).map(|v| limits.time[0] = Some(v.max(0) as u64)),
+                "btime" => number(&mut i).map(|v| limits.time[1] = Some(v.max(0) as u64)),
+                "winc" => number(&mut i).map(|v| limits.inc[0] = v.max(0) as u64),
+                "binc" => number(&mut i).map(|v| limits.inc[1] = v.max(0) as u64),
+                "movestogo" => number(&mut i).map(|v| limits.movestogo = Some(v.clamp(0, 10_000) as u32)),
+                "movetime" => number(&mut i).map(|v| limits.movetime = Some(v.max(0) as u64)),
+                "depth" => number(&mut i).map(|v| limits.depth = Some(v.clamp(1, 1000) as i32)),
+                "nodes" => number(&mut i).map(|v| limits.nodes = Some(v.max(1) as u64)),
+                "mate" => number(&mut i).map(|v| limits.mate = Some(v.clamp(1, 1000) as u32)),
+                "infinite" => Some(limits.infinite = true),
+                "ponder" => Some(limits.ponder = true),
+                "searchmoves" => {
+                    while i < args.len() && !is_go_keyword(args[i]) {
+                        searchmoves.push(args[i]);
+                        i += 1;
+                    }
+                    Some(())
+                }
+                _ => None,
+            };
+            if ok.is_none() {
+                self.error(&format!("go: ignoring '{key}' (unknown or missing value)"));
+            }
+        }
+        let listener = Box::new(UciListener {
+            out: Arc::clone(&self.out),
+        });
+        if let Err(e) = self.engine.go(limits.clone(), &searchmoves, listener) {
+            self.error(&format!("go: {e}; searching all moves"));
+            let listener = Box::new(UciListener {
+                out: Arc::clone(&self.out),
+            });
+            // Searching without the bad restriction still answers with a legal move.
+            let _ = self.engine.go(limits, &[], listener);
+        }
+    }
+
+    fn perft(&mut self, depth: Option<&str>) {
+        let Some(depth) = depth
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|d| (1..=20).contains(d))
+        else {
+            return self.error("go perft: expected a depth from 1 to 20");
+        };
+        self.engine.stop();
+        let lines = with_game!(self.engine.game(), g, _V => divide(&g.position, depth, true));
+        let mut total = 0;
+        for (m, n) in lines {
+            self.say(&format!("{m}: {n}"));
+            total += n;
+        }
+        self.say("");
+        self.say(&format!("Nodes searched: {total}"));
+    }
+
+    fn display(&self) {
+        let text = board_text(self.engine.game());
+        for line in text.lines() {
+            self.say(line);
+        }
+    }
+
+    fn eval(&self) {
+        let params = self.engine.params();
+        let game = self.engine.game();
+        let t = with_game!(game, g, _V => trace(&g.position, &params));
+        self.say(&format!(
+            "Parameters: {} (hash {})",
+            default_params_name(self.engine.variant()),
+            params.hash
+        ));
+        self.say(&format!("Phase: {} / 24", t.phase));
+        self.say("Term            |    MG     EG  (White's view, centipawns)");
+        for (name, term) in [
+            ("Material + PST", t.psqt),
+            ("Bishop pair", t.bishop_pair),
+            ("Blast threats", t.blast_threats),
+            ("Hill distance", t.hill),
+        ] {
+            self.say(&format!("{name:<15} | {:>6} {:>6}", term.mg, term.eg));
+        }
+        self.say(&format!(
+            "Final evaluation: {} (White's view, tempo included)",
+            score::human(t.total_white)
+        ));
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args.first() {
+            None => bench::DEFAULT_DEPTH,
+            Some(d) => match d.parse::<i32>() {
+                Ok(d) if (1..=30).contains(&d) => d,
+                _ => return self.error("bench: expected a depth from 1 to 30"),
+            },
+        };
+        self.engine.stop();
+        let report = bench::run(depth);
+        self.say(&format!("{} nodes {} nps", report.total_nodes, report.nps()));
+    }
+}
+
+fn is_go_keyword(token: &str) -> bool {
+    matches!(
+        token,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "movetime"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+/// Prints search progress and the final `bestmove` as UCI lines.
+struct UciListener {
+    out: Output,
+}
+
+impl Reporter for UciListener {
+    fn iteration(&mut self, info: &IterationInfo) {
+        emit(&self.out, &info_line(info));
+    }
+}
+
+impl SearchListener for UciListener {
+    fn done(&mut self, result: &SearchResult) {
+        if result.best.is_none() {
+            // No legal move: say why (lost or stalemated), then `(none)` (UCI.md).
+            emit(
+                &self.out,
+                &format!("info depth 0 score {}", score::uci(result.score)),
+            );
+            emit(&self.out, "bestmove (none)");
+        } else if result.ponder.is_some() {
+            emit(
+                &self.out,
+                &format!("bestmove {} ponder {}", result.best, result.ponder),
+            );
+        } else {
+            emit(&self.out, &format!("bestmove {}", result.best));
+        }
+    }
+}
+
+/// The `info` line of one principal variation.
+pub fn info_line(info: &IterationInfo) -> String {
+    let ms = info.elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score::uci(info.score),
+        info.nodes,
+        info.nodes * 1000 / ms,
+        info.hashfull,
+        info.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// The board as Stockfish's `d` prints it, then `Fen:`, `Key:` and `Checkers:`.
+pub fn board_text(game: &AnyGame) -> String {
+    with_game!(game, g, V => {
+        use crate::bitboard::BitBoard;
+        use crate::geometry::Geometry;
+        use crate::types::Square;
+        let pos = &g.position;
+        let ranks = <V as crate::variant::Variant>::G::RANKS;
+        let border = " +---+---+---+---+---+---+---+---+\n";
+        let mut s = String::from("\n");
+        s.push_str(border);
+        for rank in (0..ranks).rev() {
+            for file in 0..8 {
+                let c = pos.piece_at(Square::new(file, rank)).map_or(' ', |p| p.fen_char());
+                s.push_str(&format!(" | {c}"));
+            }
+            s.push_str(&format!(" | {}\n", rank + 1));
+            s.push_str(border);
+        }
+        s.push_str("   a   b   c   d   e   f   g   h\n\n");
+        s.push_str(&format!("Fen: {}\n", pos.to_fen()));
+        s.push_str(&format!("Key: {:016X}\n", pos.key()));
+        let checkers: Vec<String> = pos.checkers().squares().map(|sq| sq.to_string()).collect();
+        s.push_str(&format!("Checkers: {}\n", checkers.join(" ")));
+        s
+    })
+}

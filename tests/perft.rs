@@ -1,0 +1,102 @@
+//! Perft against the peer suites copied into `engine-tests/perft/`.
+//!
+//! Depths whose node count is at most `QUICK_NODES` run with every `cargo test`; the
+//! rest run with `cargo test --release -- --ignored`.
+
+use sapper::perft::perft;
+use sapper::position::Position;
+use sapper::variant::{Atomic, Chess, KingOfTheHill, Variant};
+
+const QUICK_NODES: u64 = 5_000_000;
+
+struct Case {
+    id: String,
+    fen: String,
+    depths: Vec<(u32, u64)>,
+}
+
+fn load(variant: &str) -> Vec<Case> {
+    let path = format!("{}/engine-tests/perft/{variant}.epd", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap().trim().to_string();
+            let mut case = Case {
+                id: String::new(),
+                fen,
+                depths: Vec::new(),
+            };
+            for op in parts {
+                let op = op.trim();
+                if let Some(id) = op.strip_prefix("id ") {
+                    case.id = id.trim_matches('"').to_string();
+                } else if let Some(rest) = op.strip_prefix('D') {
+                    let (d, n) = rest.split_once(' ').unwrap();
+                    case.depths.push((d.parse().unwrap(), n.parse().unwrap()));
+                }
+            }
+            case
+        })
+        .collect()
+}
+
+/// Runs every figure of the suite within `[min_nodes, max_nodes]`; returns how many ran.
+fn run_suite<V: Variant>(min_nodes: u64, max_nodes: u64) -> usize {
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for case in load(V::NAME) {
+        let (pos, _) = Position::<V>::from_fen(&case.fen)
+            .unwrap_or_else(|e| panic!("{}: bad FEN {}: {e}", case.id, case.fen));
+        for &(depth, expected) in &case.depths {
+            if expected < min_nodes || expected > max_nodes {
+                continue;
+            }
+            ran += 1;
+            let got = perft(&pos, depth);
+            if got != expected {
+                failures.push(format!(
+                    "{} ({}) depth {depth}: expected {expected}, got {got}",
+                    case.id, case.fen
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    ran
+}
+
+#[test]
+fn chess_suite_quick() {
+    assert!(run_suite::<Chess>(0, QUICK_NODES) >= 60);
+}
+
+#[test]
+fn atomic_suite_quick() {
+    assert!(run_suite::<Atomic>(0, QUICK_NODES) >= 24);
+}
+
+#[test]
+fn kingofthehill_suite_quick() {
+    assert!(run_suite::<KingOfTheHill>(0, QUICK_NODES) >= 6);
+}
+
+#[test]
+#[ignore = "deep perft: minutes; run with --release -- --ignored"]
+fn all_suites_deep() {
+    let deep = run_suite::<Chess>(QUICK_NODES + 1, u64::MAX)
+        + run_suite::<Atomic>(QUICK_NODES + 1, u64::MAX)
+        + run_suite::<KingOfTheHill>(QUICK_NODES + 1, u64::MAX);
+    assert!(deep >= 5);
+}
+
+#[test]
+fn kingofthehill_start_equals_chess_through_depth_5() {
+    // The peer README: the hill cannot be reached before depth 7 from the start.
+    let koth = Position::<KingOfTheHill>::startpos();
+    let chess = Position::<Chess>::startpos();
+    for depth in 1..=4 {
+        assert_eq!(perft(&koth, depth), perft(&chess, depth));
+    }
+}
