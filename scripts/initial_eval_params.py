@@ -61,16 +61,22 @@ MATERIAL = {
     # Atomic: pieces die in blasts that pawns survive, so pieces are worth less.
     "atomic": ([100, 220, 240, 370, 700, 0], [130, 200, 220, 420, 750, 0]),
     "kingofthehill": ([100, 320, 330, 480, 950, 0], [120, 300, 320, 520, 950, 0]),
+    "minesweeper": ([100, 320, 330, 480, 950, 0], [120, 300, 320, 520, 950, 0]),
 }
 
+NO_HILL = {"hill_distance_mg": [0] * 8, "hill_distance_eg": [0] * 8}
 VARIANT_TERMS = {
-    "chess": {"atomic_blast_threat": [0, 0], "hill_distance_mg": [0] * 8, "hill_distance_eg": [0] * 8},
-    "atomic": {"atomic_blast_threat": [80, 80], "hill_distance_mg": [0] * 8, "hill_distance_eg": [0] * 8},
+    "chess": {"atomic_blast_threat": [0, 0], **NO_HILL, "mine_risk": [0, 0]},
+    "atomic": {"atomic_blast_threat": [80, 80], **NO_HILL, "mine_risk": [0, 0]},
     "kingofthehill": {
         "atomic_blast_threat": [0, 0],
         "hill_distance_mg": [0, 60, 30, 15, 5, 0, 0, 0],
         "hill_distance_eg": [0, 200, 120, 70, 35, 15, 5, 0],
+        "mine_risk": [0, 0],
     },
+    # Minesweeper: chess values on a board squeezed from 10 ranks onto 8, plus half
+    # the expected loss of pieces that must still cross the fog.
+    "minesweeper": {"atomic_blast_threat": [0, 0], **NO_HILL, "mine_risk": [50, 50]},
 }
 
 

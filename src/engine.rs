@@ -4,6 +4,7 @@
 
 use crate::eval::{default_params, params::EvalParams};
 use crate::game::{AnyGame, PositionError};
+use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
 use crate::notation::{parse_uci_move, MoveError};
 use crate::search::timeman::Limits;
@@ -32,6 +33,36 @@ pub struct EngineOptions {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication lag.
     pub move_overhead: u64,
+    /// Minesweeper: what the search may know of the mines.
+    pub mine_knowledge: MineKnowledge,
+}
+
+/// What a minesweeper search may know of the mines (UCI `Mine Knowledge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MineKnowledge {
+    /// Public information only, with exact mine probabilities (the default).
+    #[default]
+    Public,
+    /// The true layout of a full-information FEN (analysis).
+    Full,
+    /// Public information, but fogged squares count as safe (a baseline for
+    /// measuring what the probabilities are worth).
+    Ignore,
+}
+
+impl MineKnowledge {
+    /// The option's values.
+    pub const NAMES: [&'static str; 3] = ["public", "full", "ignore"];
+
+    /// Parses an option value.
+    pub fn from_name(s: &str) -> Option<MineKnowledge> {
+        match s {
+            "public" => Some(MineKnowledge::Public),
+            "full" => Some(MineKnowledge::Full),
+            "ignore" => Some(MineKnowledge::Ignore),
+            _ => None,
+        }
+    }
 }
 
 impl Default for EngineOptions {
@@ -41,6 +72,7 @@ impl Default for EngineOptions {
             threads: 1,
             multipv: 1,
             move_overhead: 10,
+            mine_knowledge: MineKnowledge::Public,
         }
     }
 }
@@ -51,6 +83,7 @@ pub struct Searchers {
     chess: Searcher<Chess>,
     atomic: Searcher<Atomic>,
     kingofthehill: Searcher<KingOfTheHill>,
+    minesweeper: Searcher<Minesweeper>,
 }
 
 /// Access to the searcher of variant `V`.
@@ -75,11 +108,18 @@ impl SearcherSlot<KingOfTheHill> for Searchers {
     }
 }
 
+impl SearcherSlot<Minesweeper> for Searchers {
+    fn slot(&mut self) -> &mut Searcher<Minesweeper> {
+        &mut self.minesweeper
+    }
+}
+
 impl Searchers {
     fn clear(&mut self) {
         self.chess.clear();
         self.atomic.clear();
         self.kingofthehill.clear();
+        self.minesweeper.clear();
     }
 }
 
@@ -189,6 +229,11 @@ impl Engine {
         self.options.multipv = lines.max(1);
     }
 
+    /// Sets what a minesweeper search may know of the mines.
+    pub fn set_mine_knowledge(&mut self, knowledge: MineKnowledge) {
+        self.options.mine_knowledge = knowledge;
+    }
+
     /// Sets the move overhead, milliseconds.
     pub fn set_move_overhead(&mut self, ms: u64) {
         self.options.move_overhead = ms;
@@ -258,11 +303,18 @@ impl Engine {
     {
         let shared = Arc::new(SearchShared::new(Arc::clone(&self.tt)));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        let knowledge = self.options.mine_knowledge;
         let options = SearchOptions {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             searchmoves,
+            mine_chance: knowledge != MineKnowledge::Ignore,
         };
+        let mut game = game;
+        if knowledge != MineKnowledge::Full {
+            // The engine never looks at undiscovered mines unless told to (issue #3).
+            game.position = V::hide_private(&game.position);
+        }
         let params = self.params();
         let searchers = Arc::clone(&self.searchers);
         let thread_shared = Arc::clone(&shared);

@@ -2,10 +2,11 @@
 //! passed through (for repetition detection); and [`AnyGame`], which names the
 //! variant at run time so the layers above pick the monomorphised code once.
 
+use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
 use crate::notation::{parse_uci_move, MoveError};
 use crate::position::{FenError, Position};
-use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, Variant, VariantKind};
 use std::fmt;
 
 /// A game of variant `V`.
@@ -45,7 +46,11 @@ impl<V: Variant> Game<V> {
     /// [`MoveError`] when the move is malformed or illegal; the game is unchanged.
     pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
         let m = parse_uci_move(&self.position, text)?;
-        self.play(m);
+        let mut next = self.position;
+        V::play_given(&mut next, m).map_err(|why| MoveError::Undetermined(format!("{text}: {why}")))?;
+        self.keys.push(self.position.key());
+        self.position = next;
+        self.moves.push(m);
         Ok(m)
     }
 
@@ -67,6 +72,37 @@ impl<V: Variant> Game<V> {
             })?;
         }
         Ok((game, warnings.iter().map(ToString::to_string).collect()))
+    }
+
+    /// The result if the game is over, with the reason: checkmate, stalemate, an
+    /// exploded king, a king on the hill, or a draw a player may claim or that the
+    /// rules declare (threefold repetition, the 50-move rule, dead material).
+    pub fn result(&self) -> Option<(Outcome, &'static str)> {
+        let pos = &self.position;
+        if let Some(outcome) = pos.outcome() {
+            let reason = match outcome {
+                Outcome::Draw => "stalemate",
+                Outcome::Decisive { .. } if pos.special_outcome().is_some() => {
+                    if V::HILL {
+                        "king on the hill"
+                    } else {
+                        "king exploded"
+                    }
+                }
+                Outcome::Decisive { .. } => "checkmate",
+            };
+            return Some((outcome, reason));
+        }
+        if pos.is_drawn_material() {
+            return Some((Outcome::Draw, "insufficient material"));
+        }
+        if self.is_threefold() {
+            return Some((Outcome::Draw, "threefold repetition"));
+        }
+        if pos.is_fifty_move_draw() {
+            return Some((Outcome::Draw, "50-move rule"));
+        }
+        None
     }
 
     /// Whether the current position repeats an earlier one for the third time.
@@ -113,6 +149,8 @@ pub enum AnyGame {
     Atomic(Game<Atomic>),
     /// King of the hill.
     KingOfTheHill(Game<KingOfTheHill>),
+    /// Minesweeper chess.
+    Minesweeper(Game<Minesweeper>),
 }
 
 /// Runs `$body` with `$g` bound to the `Game<V>` inside an [`AnyGame`], and `$V` to
@@ -136,9 +174,26 @@ macro_rules! with_game {
                 type $V = $crate::variant::KingOfTheHill;
                 $body
             }
+            $crate::game::AnyGame::Minesweeper($g) => {
+                #[allow(dead_code)]
+                type $V = $crate::minesweeper::Minesweeper;
+                $body
+            }
         }
     };
 }
+
+macro_rules! any_game_from {
+    ($($arm:ident => $v:ty),*) => {$(
+        impl From<Game<$v>> for AnyGame {
+            fn from(g: Game<$v>) -> AnyGame {
+                AnyGame::$arm(g)
+            }
+        }
+    )*};
+}
+
+any_game_from!(Chess => Chess, Atomic => Atomic, KingOfTheHill => KingOfTheHill, Minesweeper => Minesweeper);
 
 impl AnyGame {
     /// A new game of `variant` from its start position.
@@ -171,7 +226,10 @@ impl AnyGame {
                 let (g, w) = Game::from_spec(fen, moves)?;
                 (AnyGame::KingOfTheHill(g), w)
             }
-            VariantKind::Minesweeper => return Err(PositionError::Unsupported(variant)),
+            VariantKind::Minesweeper => {
+                let (g, w) = Game::from_spec(fen, moves)?;
+                (AnyGame::Minesweeper(g), w)
+            }
         })
     }
 

@@ -5,7 +5,9 @@ use clap::{Parser, Subcommand};
 use sapper::analyze::{self, AnalyzeRequest};
 use sapper::game::AnyGame;
 use sapper::perft::divide;
+use sapper::play::{self, PlaySettings};
 use sapper::search::timeman::Limits;
+use sapper::types::Color;
 use sapper::uci::{Output, Uci};
 use sapper::variant::VariantKind;
 use sapper::{bench, with_game};
@@ -29,6 +31,27 @@ struct Cli {
 enum Command {
     /// Speak UCI on stdin/stdout (the default).
     Uci,
+    /// Play against Sapper in the terminal.
+    Play {
+        /// Variant: chess, atomic, kingofthehill, minesweeper.
+        #[arg(long, short, default_value = "chess")]
+        variant: VariantKind,
+        /// Sapper's level, 0 (weakest) to 20 (full strength).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(0..=20))]
+        level: u8,
+        /// Your colour: white or black.
+        #[arg(long, default_value = "white", value_parser = ["white", "black"])]
+        color: String,
+        /// Sapper's thinking time per move, milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Seed of the mine layout and of the weaker levels' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start from this FEN (minesweeper: full-information form).
+        #[arg(long)]
+        fen: Option<String>,
+    },
     /// Analyse a position and print each iteration with the line in SAN.
     Analyze {
         /// Variant: chess, atomic, kingofthehill, minesweeper.
@@ -168,6 +191,37 @@ fn main() -> ExitCode {
                 total as f64 / secs.max(1e-9) / 1e6
             );
             ExitCode::SUCCESS
+        }
+        Some(Command::Play {
+            variant,
+            level,
+            color,
+            movetime,
+            seed,
+            fen,
+        }) => {
+            let settings = PlaySettings {
+                variant,
+                human: if color == "black" {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                level,
+                movetime,
+                seed,
+                fen,
+            };
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut out = std::io::stdout();
+            match play::run(&settings, &mut input, &mut out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Command::Bench { depth }) => {
             let report = bench::run(depth.clamp(1, 30));

@@ -80,6 +80,7 @@ impl<V: Variant> Position<V> {
         if gen != GenType::Noisy && self.checkers().is_empty() {
             self.generate_castling(list);
         }
+        V::generate_extra(self, gen, list);
     }
 
     /// Check evasions in chess-like variants: king moves, and with a single checker,
@@ -308,6 +309,12 @@ impl<V: Variant> Position<V> {
     /// [`Position::generate`] or pass [`Position::is_pseudo_legal`].
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
+        self.keeps_king_safe(m) && V::extra_legality(self, m)
+    }
+
+    /// The chess part of legality: the mover's king is not left in check.
+    #[inline(always)]
+    fn keeps_king_safe(&self, m: Move) -> bool {
         if m.kind() == MoveKind::Castle {
             return true;
         }

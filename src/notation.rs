@@ -16,6 +16,9 @@ pub enum MoveError {
     Illegal(String),
     /// A promotion letter this variant does not allow (minesweeper: queen only).
     BadPromotion(String),
+    /// Legal, but its outcome depends on hidden information the position does not
+    /// give (minesweeper from a public FEN); the GUI must send the next position.
+    Undetermined(String),
 }
 
 impl fmt::Display for MoveError {
@@ -26,6 +29,7 @@ impl fmt::Display for MoveError {
             MoveError::BadPromotion(s) => {
                 write!(f, "move '{s}': this variant promotes to a queen only")
             }
+            MoveError::Undetermined(s) => write!(f, "move {s}"),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! and leaves the engine's state as it was.
 
 use crate::bench;
-use crate::engine::{Engine, SearchListener};
+use crate::engine::{Engine, MineKnowledge, SearchListener};
 use crate::eval::{default_params_name, trace};
 use crate::game::AnyGame;
 use crate::moves::Move;
@@ -14,7 +14,7 @@ use crate::perft::divide;
 use crate::search::score;
 use crate::search::timeman::Limits;
 use crate::search::{IterationInfo, Reporter, SearchResult};
-use crate::variant::VariantKind;
+use crate::variant::{Variant, VariantKind};
 use crate::with_game;
 use std::io::{BufRead, Write};
 use std::str::FromStr;
@@ -35,14 +35,31 @@ pub fn emit(out: &Output, line: &str) {
     let _ = w.flush();
 }
 
+/// The `UCI_Variant` values, in the order UCI.md lists them.
+const VARIANT_NAMES: [&str; 4] = [
+    VariantKind::Chess.name(),
+    VariantKind::Atomic.name(),
+    VariantKind::KingOfTheHill.name(),
+    VariantKind::Minesweeper.name(),
+];
+
 /// Largest `Hash` value, MiB.
 const MAX_HASH_MIB: i64 = 65_536;
 
 #[derive(Clone, Copy)]
 enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
-    Combo,
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
     Button,
 }
 
@@ -93,8 +110,18 @@ const OPTIONS: &[UciOption] = &[
         },
     },
     UciOption {
+        name: "Mine Knowledge",
+        kind: OptionKind::Combo {
+            default: "public",
+            vars: &MineKnowledge::NAMES,
+        },
+    },
+    UciOption {
         name: "UCI_Variant",
-        kind: OptionKind::Combo,
+        kind: OptionKind::Combo {
+            default: "chess",
+            vars: &VARIANT_NAMES,
+        },
     },
 ];
 
@@ -119,10 +146,16 @@ impl Uci {
     }
 
     /// Reads commands from `input` until `quit` or end of input.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.handle_line(&line) {
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            // A line that is not UTF-8 is garbage, not the end of the session.
+            if !self.handle_line(&String::from_utf8_lossy(&bytes)) {
                 return;
             }
         }
@@ -181,12 +214,11 @@ impl Uci {
                     format!("option name {} type check default {default}", opt.name)
                 }
                 OptionKind::Button => format!("option name {} type button", opt.name),
-                OptionKind::Combo => {
-                    let vars: Vec<String> = VariantKind::ALL.iter().map(|v| format!("var {v}")).collect();
+                OptionKind::Combo { default, vars } => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
                     format!(
-                        "option name {} type combo default {} {}",
+                        "option name {} type combo default {default} {}",
                         opt.name,
-                        VariantKind::Chess,
                         vars.join(" ")
                     )
                 }
@@ -237,14 +269,31 @@ impl Uci {
                 }
                 // Ponder only tells the engine that `go ponder` may come: nothing to set.
             }
-            OptionKind::Combo => match VariantKind::from_str(&value) {
-                Ok(variant) => {
-                    if let Err(e) = self.engine.set_variant(variant) {
-                        self.error(&format!("setoption: {e}"));
-                    }
+            OptionKind::Combo { vars, .. } => {
+                // Combo values match exactly (UCI.md).
+                if !vars.contains(&value.as_str()) {
+                    return self.error(&format!(
+                        "setoption: {} must be one of: {}; got '{value}'",
+                        opt.name,
+                        vars.join(", ")
+                    ));
                 }
-                Err(e) => self.error(&format!("setoption: {e}")),
-            },
+                match opt.name {
+                    "UCI_Variant" => {
+                        if let Ok(variant) = VariantKind::from_str(&value) {
+                            if let Err(e) = self.engine.set_variant(variant) {
+                                self.error(&format!("setoption: {e}"));
+                            }
+                        }
+                    }
+                    "Mine Knowledge" => {
+                        if let Some(k) = MineKnowledge::from_name(&value) {
+                            self.engine.set_mine_knowledge(k);
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 
@@ -289,12 +338,12 @@ impl Uci {
                 v
             };
             let ok = match key {
-                "wtime" => number(&mut i).map(|v| limits.time[0] = Some(v.max(0) as u64)),
-                "btime" => number(&mut i).map(|v| limits.time[1] = Some(v.max(0) as u64)),
-                "winc" => number(&mut i).map(|v| limits.inc[0] = v.max(0) as u64),
-                "binc" => number(&mut i).map(|v| limits.inc[1] = v.max(0) as u64),
+                "wtime" => number(&mut i).map(|v| limits.time[0] = Some(millis(v))),
+                "btime" => number(&mut i).map(|v| limits.time[1] = Some(millis(v))),
+                "winc" => number(&mut i).map(|v| limits.inc[0] = millis(v)),
+                "binc" => number(&mut i).map(|v| limits.inc[1] = millis(v)),
                 "movestogo" => number(&mut i).map(|v| limits.movestogo = Some(v.clamp(0, 10_000) as u32)),
-                "movetime" => number(&mut i).map(|v| limits.movetime = Some(v.max(0) as u64)),
+                "movetime" => number(&mut i).map(|v| limits.movetime = Some(millis(v))),
                 "depth" => number(&mut i).map(|v| limits.depth = Some(v.clamp(1, 1000) as i32)),
                 "nodes" => number(&mut i).map(|v| limits.nodes = Some(v.max(1) as u64)),
                 "mate" => number(&mut i).map(|v| limits.mate = Some(v.clamp(1, 1000) as u32)),
@@ -367,6 +416,7 @@ impl Uci {
             ("Bishop pair", t.bishop_pair),
             ("Blast threats", t.blast_threats),
             ("Hill distance", t.hill),
+            ("Mine risk", t.mine_risk),
         ] {
             self.say(&format!("{name:<15} | {:>6} {:>6}", term.mg, term.eg));
         }
@@ -388,6 +438,12 @@ impl Uci {
         let report = bench::run(depth);
         self.say(&format!("{} nodes {} nps", report.total_nodes, report.nps()));
     }
+}
+
+/// A time from `go`, in milliseconds, clamped to 0..=2^40 (about 35 years) so that
+/// the time manager's arithmetic on it cannot overflow.
+fn millis(v: i64) -> u64 {
+    v.clamp(0, 1 << 40) as u64
 }
 
 fn is_go_keyword(token: &str) -> bool {
@@ -470,7 +526,8 @@ pub fn board_text(game: &AnyGame) -> String {
         s.push_str(border);
         for rank in (0..ranks).rev() {
             for file in 0..8 {
-                let c = pos.piece_at(Square::new(file, rank)).map_or(' ', |p| p.fen_char());
+                let sq = Square::new(file, rank);
+                let c = pos.piece_at(sq).map_or_else(|| V::square_marker(pos, sq), |p| p.fen_char());
                 s.push_str(&format!(" | {c}"));
             }
             s.push_str(&format!(" | {}\n", rank + 1));
@@ -481,6 +538,7 @@ pub fn board_text(game: &AnyGame) -> String {
         s.push_str(&format!("Key: {:016X}\n", pos.key()));
         let checkers: Vec<String> = pos.checkers().squares().map(|sq| sq.to_string()).collect();
         s.push_str(&format!("Checkers: {}\n", checkers.join(" ")));
+        s.push_str(&V::describe_state(pos));
         s
     })
 }

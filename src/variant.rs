@@ -7,8 +7,12 @@
 //! a variant at the edges (UCI, command line) and picks the monomorphised code once.
 
 use crate::geometry::{Board8x8, Geometry};
+use crate::minesweeper::belief::Belief;
+use crate::movegen::GenType;
+use crate::moves::{Move, MoveList};
 use crate::position::{FenError, Position};
 use crate::types::Color;
+use crate::types::Piece;
 use std::fmt::{self, Debug};
 use std::hash::Hash;
 use std::str::FromStr;
@@ -49,6 +53,9 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     const KING_MAY_BE_MISSING: bool = false;
     /// Whether kings may stand next to each other (atomic).
     const KINGS_MAY_TOUCH: bool = false;
+    /// Minesweeper: hidden mines, fog, sapper actions, and moves whose outcome is
+    /// uncertain (chance nodes in search).
+    const MINES: bool = false;
 
     /// Number of FEN fields after the standard six (minesweeper: minefield, counter).
     /// When non-zero, a FEN must have exactly `6 + EXTRA_FEN_FIELDS` fields.
@@ -85,6 +92,71 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     fn state_key(_pos: &Position<Self>) -> u64 {
         0
     }
+
+    /// Appends the variant's extra pseudo-legal moves (minesweeper's sapper actions)
+    /// for generation type `gen`.
+    #[inline(always)]
+    fn generate_extra(_pos: &Position<Self>, _gen: GenType, _list: &mut MoveList) {}
+
+    /// The variant's own legality condition on a pseudo-legal move that already keeps
+    /// the mover's king safe (minesweeper's rule 13).
+    #[inline(always)]
+    fn extra_legality(_pos: &Position<Self>, _m: Move) -> bool {
+        true
+    }
+
+    /// Plays `m` on a position a GUI gave (`position ... moves`). A variant whose
+    /// moves can have hidden outcomes refuses a move the position does not determine.
+    ///
+    /// # Errors
+    /// The reason the move cannot be applied; `pos` is unchanged then.
+    fn play_given(pos: &mut Position<Self>, m: Move) -> Result<(), String> {
+        pos.play(m);
+        Ok(())
+    }
+
+    /// The search's knowledge of hidden information at a root (minesweeper: the
+    /// consistent mine layouts); `None` when nothing is hidden.
+    fn new_belief(_root: &Position<Self>) -> Option<Belief> {
+        None
+    }
+
+    /// The probability that `m` ends on a mine (minesweeper), 0 for moves whose
+    /// outcome is certain to be safe and 1 for certain destruction. `belief` is the
+    /// search's knowledge; without it, unknown squares count as safe.
+    #[inline(always)]
+    fn mine_probability(_pos: &Position<Self>, _m: Move, _belief: Option<&mut Belief>) -> f32 {
+        0.0
+    }
+
+    /// The position as an engine may see it: hidden information removed (minesweeper:
+    /// the undiscovered mines of a full-information position).
+    fn hide_private(pos: &Position<Self>) -> Position<Self> {
+        *pos
+    }
+
+    /// Undiscovered mines per square that may hold one (0 outside minesweeper).
+    #[inline(always)]
+    fn mine_density(_pos: &Position<Self>) -> f32 {
+        0.0
+    }
+
+    /// What `d` shows on an empty square (minesweeper: fog, numbers, mines).
+    fn square_marker(_pos: &Position<Self>, _sq: crate::types::Square) -> char {
+        ' '
+    }
+
+    /// Lines `d` adds after the standard ones (minesweeper: counter, probabilities).
+    fn describe_state(_pos: &Position<Self>) -> String {
+        String::new()
+    }
+
+    /// Applies the variant's side effects of `m`, after the pieces moved and before
+    /// the side to move changes (minesweeper: mines, fog, numbers). `mover` is the
+    /// piece that moved; `mine` overrides whether the landing square held a mine, for
+    /// searches that only know probabilities (`None`: use the position's own truth).
+    #[inline(always)]
+    fn after_move(_pos: &mut Position<Self>, _m: Move, _mover: Piece, _mine: Option<bool>) {}
 
     /// Whether the material left can never decide the game (scored as a draw; in
     /// atomic, RULES.md's automatic draw).

@@ -35,8 +35,7 @@ static DEFAULTS: Lazy<Vec<(VariantKind, Arc<EvalParams>)>> = Lazy::new(|| {
         .collect()
 });
 
-/// The embedded parameters of `variant`. Variants without their own file (minesweeper)
-/// use chess's.
+/// The embedded parameters of `variant` (chess's if a variant had none).
 pub fn default_params(variant: VariantKind) -> Arc<EvalParams> {
     DEFAULTS
         .iter()
@@ -93,6 +92,8 @@ pub struct Trace {
     pub blast_threats: Tapered,
     /// King of the hill distance.
     pub hill: Tapered,
+    /// Minesweeper: expected losses of pieces that must cross the fog.
+    pub mine_risk: Tapered,
     /// Game phase, 0 (bare kings) to 24 (all pieces).
     pub phase: i32,
     /// Final score, White's point of view, centipawns (tempo included).
@@ -134,6 +135,7 @@ fn evaluate_white<V: Variant>(pos: &Position<V>, p: &EvalParams, trace: Option<&
     let mut pair = [Tapered::default(); 2];
     let mut blast = [Tapered::default(); 2];
     let mut hill_term = [Tapered::default(); 2];
+    let mut mine = [Tapered::default(); 2];
     let mut phase = 0;
     for color in Color::ALL {
         let c = color.index();
@@ -162,6 +164,9 @@ fn evaluate_white<V: Variant>(pos: &Position<V>, p: &EvalParams, trace: Option<&
                 eg: threats * p.atomic_blast_threat[1],
             };
         }
+        if V::MINES {
+            mine[c] = mine_risk(pos, p, color);
+        }
         if V::HILL {
             if let Some(d) = hill_distance(pos, color) {
                 hill_term[c] = Tapered {
@@ -176,6 +181,7 @@ fn evaluate_white<V: Variant>(pos: &Position<V>, p: &EvalParams, trace: Option<&
     sum += pair[0] - pair[1];
     sum += blast[0] - blast[1];
     sum += hill_term[0] - hill_term[1];
+    sum += mine[0] - mine[1];
     let tapered = (sum.mg * phase + sum.eg * (MAX_PHASE - phase)) / MAX_PHASE;
     let total = tapered + p.tempo * pos.side_to_move().sign();
     if let Some(t) = trace {
@@ -183,6 +189,7 @@ fn evaluate_white<V: Variant>(pos: &Position<V>, p: &EvalParams, trace: Option<&
         t.bishop_pair = pair[0] - pair[1];
         t.blast_threats = blast[0] - blast[1];
         t.hill = hill_term[0] - hill_term[1];
+        t.mine_risk = mine[0] - mine[1];
         t.phase = phase;
     }
     total
@@ -203,6 +210,35 @@ fn blast_threats<V: Variant>(pos: &Position<V>, us: Color) -> u32 {
         .count() as u32
 }
 
+/// Minesweeper: minus the expected loss of `color`'s pieces (knights to queens)
+/// that have not yet crossed the fog zone, scaled by `mine_risk` percent. The
+/// expected loss of a crossing is the public mine density times the piece's value.
+fn mine_risk<V: Variant>(pos: &Position<V>, p: &EvalParams, color: Color) -> Tapered {
+    let density = V::mine_density(pos);
+    if density == 0.0 {
+        return Tapered::default();
+    }
+    // Behind the fog: ranks 1-3 for White, 8-10 for Black.
+    type B<V> = crate::position::Bb<V>;
+    let behind = match color {
+        Color::White => B::<V>::rank(0) | B::<V>::rank(1) | B::<V>::rank(2),
+        Color::Black => {
+            let top = V::G::RANKS - 1;
+            B::<V>::rank(top) | B::<V>::rank(top - 1) | B::<V>::rank(top - 2)
+        }
+    };
+    let (mut mg, mut eg) = (0.0f32, 0.0f32);
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let n = (pos.pieces(color, role) & behind).count() as f32;
+        mg += n * p.material_mg[role.index()] as f32;
+        eg += n * p.material_eg[role.index()] as f32;
+    }
+    Tapered {
+        mg: -(density * mg * p.mine_risk[0] as f32 / 100.0) as i32,
+        eg: -(density * eg * p.mine_risk[1] as f32 / 100.0) as i32,
+    }
+}
+
 /// King of the hill: king steps from `color`'s king to the nearest hill square not
 /// occupied by its own pieces.
 fn hill_distance<V: Variant>(pos: &Position<V>, color: Color) -> Option<usize> {
@@ -220,7 +256,7 @@ mod tests {
     use crate::variant::{Atomic, Chess, KingOfTheHill};
 
     #[test]
-    fn embedded_parameters_load_for_every_8x8_variant() {
+    fn embedded_parameters_load_for_every_variant() {
         for v in [
             VariantKind::Chess,
             VariantKind::Atomic,
@@ -247,8 +283,8 @@ mod tests {
     #[test]
     fn atomic_blast_threat_counts_capturable_neighbours_of_the_king() {
         let p = default_params(VariantKind::Atomic);
-        // The knight on f6 attacks d7, the pawn next to Black's king.
-        let (pos, _) = Position::<Atomic>::from_fen("4k3/3p4/5N2/8/8/8/8/4K3 w - - 0 1").unwrap();
+        // The knight on b6 attacks d7, the pawn next to Black's king.
+        let (pos, _) = Position::<Atomic>::from_fen("4k3/3p4/1N6/8/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(blast_threats(&pos, Color::White), 1);
         assert_eq!(blast_threats(&pos, Color::Black), 0);
         assert!(evaluate(&pos, &p) > 0);

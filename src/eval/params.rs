@@ -31,6 +31,7 @@ pub const SCHEMA: &[(&str, usize)] = &[
     ("atomic_blast_threat", 2),
     ("hill_distance_mg", 8),
     ("hill_distance_eg", 8),
+    ("mine_risk", 2),
 ];
 
 /// Parsed evaluation parameters (centipawns). Piece-square tables are indexed by
@@ -61,6 +62,9 @@ pub struct EvalParams {
     pub hill_distance_mg: [i32; 8],
     /// The same, endgame (weighs more as the pieces that could stop the king go).
     pub hill_distance_eg: [i32; 8],
+    /// Minesweeper: percent of the expected loss counted for pieces that must still
+    /// cross the fog (mg, eg); the expected loss is the mine density times their value.
+    pub mine_risk: [i32; 2],
 }
 
 /// Why a parameter file was refused.
@@ -229,6 +233,7 @@ impl EvalParams {
             atomic_blast_threat: arr2(&lists[16]),
             hill_distance_mg: arr8(&lists[17]),
             hill_distance_eg: arr8(&lists[18]),
+            mine_risk: arr2(&lists[19]),
         }
     }
 
@@ -259,6 +264,7 @@ impl EvalParams {
         put("atomic_blast_threat", &self.atomic_blast_threat, 2);
         put("hill_distance_mg", &self.hill_distance_mg, 8);
         put("hill_distance_eg", &self.hill_distance_eg, 8);
+        put("mine_risk", &self.mine_risk, 2);
         out
     }
 }

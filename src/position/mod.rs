@@ -358,6 +358,13 @@ impl<V: Variant> Position<V> {
         self.key ^= k;
     }
 
+    /// Replaces the variant state, keeping the key in step.
+    pub(crate) fn replace_state(&mut self, state: V::State) {
+        let old = V::state_key(self);
+        self.state = state;
+        self.key ^= old ^ V::state_key(self);
+    }
+
     /// The castling rights that touching `sq` (moving from, capturing on or exploding
     /// it) takes away.
     #[inline(always)]
@@ -426,7 +433,20 @@ impl<V: Variant> Position<V> {
 
     /// Plays `m`, which must be legal in this position (pseudo-legal suffices for the
     /// board update; the caller guarantees legality). Updates the key incrementally.
+    #[inline]
     pub fn play(&mut self, m: Move) {
+        self.play_with(m, None);
+    }
+
+    /// Plays `m` with a chosen outcome for a move whose result is uncertain
+    /// (minesweeper: whether the landing square held a mine). Other variants ignore
+    /// `mine`.
+    #[inline]
+    pub fn play_outcome(&mut self, m: Move, mine: bool) {
+        self.play_with(m, Some(mine));
+    }
+
+    fn play_with(&mut self, m: Move, mine: Option<bool>) {
         let us = self.side;
         let them = !us;
         let from = m.from();
@@ -495,6 +515,9 @@ impl<V: Variant> Position<V> {
             }
         }
         self.set_castling(rights);
+        if V::MINES {
+            V::after_move(self, m, piece, mine);
+        }
         self.side = them;
         self.key ^= zobrist::SIDE;
         self.update_check_info();

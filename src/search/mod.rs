@@ -13,12 +13,13 @@ pub mod tt;
 use crate::bitboard::BitBoard;
 use crate::eval::{evaluate, params::EvalParams};
 use crate::geometry::Geometry;
+use crate::minesweeper::belief::Belief;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveList};
 use crate::position::{hill, Position};
 use crate::variant::{Outcome, Variant};
 use ordering::{is_noisy, History, MovePicker};
-use score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MAX_PLY};
+use score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,6 +56,9 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Restrict the root to these moves (UCI `searchmoves`); empty means all.
     pub searchmoves: Vec<Move>,
+    /// Minesweeper: weigh moves onto possibly mined squares by their mine probability
+    /// (chance nodes). Off, unknown squares count as safe.
+    pub mine_chance: bool,
 }
 
 impl Default for SearchOptions {
@@ -63,6 +67,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 10,
             searchmoves: Vec::new(),
+            mine_chance: true,
         }
     }
 }
@@ -114,6 +119,9 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// The root moves of the `MultiPV` lines with their scores, best first (from the
+    /// last completed iteration).
+    pub lines: Vec<(Move, i32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -137,6 +145,7 @@ pub struct Searcher<V: Variant> {
     time: TimeManager,
     stopped: bool,
     was_pondering: bool,
+    belief: Option<Belief>,
     _variant: std::marker::PhantomData<V>,
 }
 
@@ -167,6 +176,7 @@ impl<V: Variant> Searcher<V> {
             time: TimeManager::new(&Limits::default(), crate::types::Color::White, 0, Instant::now()),
             stopped: false,
             was_pondering: false,
+            belief: None,
             _variant: std::marker::PhantomData,
         }
     }
@@ -200,6 +210,11 @@ impl<V: Variant> Searcher<V> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
+        self.belief = if options.mine_chance {
+            V::new_belief(root)
+        } else {
+            None
+        };
         shared.tt.new_search();
         let ctx = Ctx { shared, params };
 
@@ -211,6 +226,7 @@ impl<V: Variant> Searcher<V> {
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
         };
         if root_moves.is_empty() {
             // No legal move: report the result of the finished game (UCI.md).
@@ -263,6 +279,11 @@ impl<V: Variant> Searcher<V> {
         result.best = best.mv;
         result.score = best.score;
         result.pv = best.pv.clone();
+        result.lines = root_moves
+            .iter()
+            .take(lines)
+            .map(|rm| (rm.mv, rm.score))
+            .collect();
         result.nodes = self.nodes;
         result.ponder = match best.pv.get(1) {
             Some(&m) => m,
@@ -338,16 +359,20 @@ impl<V: Variant> Searcher<V> {
         self.keys.push(root.key());
         for i in pv_idx..rms.len() {
             let m = rms[i].mv;
-            let mut child = *root;
-            child.play(m);
-            let new_depth = depth - 1 + i32::from(child.in_check());
+            let p = self.mine_probability(root, m);
             let mut score;
-            if i == pv_idx {
-                score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
+            if is_chance(p) {
+                score = self.chance::<true>(root, m, p, alpha, beta, depth - 1, 0, ctx);
             } else {
-                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, 1, ctx);
-                if score > alpha && !self.stopped {
+                let child = play_certain(root, m, p);
+                let new_depth = depth - 1 + i32::from(child.in_check());
+                if i == pv_idx {
                     score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
+                } else {
+                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, 1, ctx);
+                    if score > alpha && !self.stopped {
+                        score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
+                    }
                 }
             }
             if self.stopped {
@@ -475,16 +500,20 @@ impl<V: Variant> Searcher<V> {
                 continue;
             }
             legal += 1;
-            let mut child = *pos;
-            child.play(m);
-            let new_depth = depth - 1 + i32::from(child.in_check());
+            let p = self.mine_probability(pos, m);
             let mut score;
-            if legal == 1 {
-                score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
+            if is_chance(p) {
+                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1, ply, ctx);
             } else {
-                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, ctx);
-                if PV && score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
+                let child = play_certain(pos, m, p);
+                let new_depth = depth - 1 + i32::from(child.in_check());
+                if legal == 1 {
+                    score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
+                } else {
+                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, ctx);
+                    if PV && score > alpha && score < beta && !self.stopped {
+                        score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
+                    }
                 }
             }
             if self.stopped {
@@ -591,9 +620,13 @@ impl<V: Variant> Searcher<V> {
                 continue;
             }
             legal += 1;
-            let mut child = *pos;
-            child.play(m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, ctx);
+            let p = self.mine_probability(pos, m);
+            let score = if is_chance(p) {
+                // Only check evasions onto fogged squares get here.
+                self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx)
+            } else {
+                -self.qsearch(&play_certain(pos, m, p), -beta, -alpha, ply + 1, ctx)
+            };
             if self.stopped {
                 return 0;
             }
@@ -613,6 +646,75 @@ impl<V: Variant> Searcher<V> {
         best_score
     }
 
+    /// Minesweeper: the probability that `m` ends on a mine, from the search's belief.
+    #[inline(always)]
+    fn mine_probability(&mut self, pos: &Position<V>, m: Move) -> f32 {
+        if V::MINES {
+            V::mine_probability(pos, m, self.belief.as_mut())
+        } else {
+            0.0
+        }
+    }
+
+    /// The value of a move whose landing square holds a mine with probability `p`
+    /// (0 < p < 1): the probability-weighted average of its two outcomes, searched
+    /// with Ballard's Star1 pruning (Ballard 1983; Hauk, Buro and Schaeffer,
+    /// "Rediscovering *-Minimax Search", 2004). Each outcome's score lies in
+    /// [-WIN_CLAMP, WIN_CLAMP] once mate scores are clamped, which bounds what the
+    /// unsearched outcome can add; windows and cut-offs follow from those bounds.
+    /// A mate is reported only when both outcomes are mates of the same sign.
+    #[allow(clippy::too_many_arguments)]
+    fn chance<const PV: bool>(
+        &mut self,
+        pos: &Position<V>,
+        m: Move,
+        p: f32,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        ctx: &Ctx,
+    ) -> i32 {
+        let (alpha, beta, win) = (alpha as f64, beta as f64, WIN_CLAMP as f64);
+        let p = p as f64;
+        // The likelier outcome first: it narrows the window of the other one most.
+        let outcomes = if p > 0.5 {
+            [(p, true), (1.0 - p, false)]
+        } else {
+            [(1.0 - p, false), (p, true)]
+        };
+        let mut sum = 0.0;
+        let mut rest = 1.0;
+        let mut raw = [0i32; 2];
+        for (k, &(prob, mine)) in outcomes.iter().enumerate() {
+            rest -= prob;
+            let lo = ((alpha - sum - rest * win) / prob).floor().max(-win - 1.0) as i32;
+            let hi = ((beta - sum + rest * win) / prob).ceil().min(win + 1.0) as i32;
+            let mut child = *pos;
+            child.play_outcome(m, mine);
+            let new_depth = depth + i32::from(child.in_check());
+            let v = -self.negamax::<PV>(&child, -hi, -lo, new_depth, ply + 1, ctx);
+            if self.stopped {
+                return 0;
+            }
+            raw[k] = v;
+            sum += prob * v.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
+            if sum + rest * win <= alpha {
+                return (sum + rest * win).floor() as i32;
+            }
+            if sum - rest * win >= beta {
+                return (sum - rest * win).ceil() as i32;
+            }
+        }
+        if raw.iter().all(|&v| v >= MATE_BOUND) {
+            return raw[0].min(raw[1]);
+        }
+        if raw.iter().all(|&v| v <= -MATE_BOUND) {
+            return raw[0].max(raw[1]);
+        }
+        sum.round() as i32
+    }
+
     /// King of the hill: whether the side to move's king can step onto the hill now.
     fn can_reach_hill(&self, pos: &Position<V>) -> bool {
         let Some(king) = pos.king(pos.side_to_move()) else {
@@ -630,4 +732,22 @@ fn outcome_score<V: Variant>(outcome: Outcome, pos: &Position<V>, ply: usize) ->
         Outcome::Decisive { winner } if winner == pos.side_to_move() => mate_in(ply),
         Outcome::Decisive { .. } => mated_in(ply),
     }
+}
+
+/// Whether a move with mine probability `p` has two possible outcomes.
+#[inline(always)]
+fn is_chance(p: f32) -> bool {
+    p > 0.0 && p < 1.0
+}
+
+/// `pos` after `m`, whose outcome is certain: a mine when `p` is 1, none when 0.
+#[inline(always)]
+fn play_certain<V: Variant>(pos: &Position<V>, m: Move, p: f32) -> Position<V> {
+    let mut child = *pos;
+    if V::MINES {
+        child.play_outcome(m, p >= 1.0);
+    } else {
+        child.play(m);
+    }
+    child
 }

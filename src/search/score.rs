@@ -12,6 +12,9 @@ pub const MATE: i32 = 31_000;
 pub const MAX_PLY: usize = 128;
 /// Scores beyond this magnitude are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// The finite value a mate counts as when outcomes of a chance move are averaged
+/// (minesweeper): far above any evaluation, far below mate scores.
+pub const WIN_CLAMP: i32 = 20_000;
 
 /// Score for the side to move being mated (or having lost) `ply` plies from the root.
 #[inline(always)]

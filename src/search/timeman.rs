@@ -58,7 +58,7 @@ impl TimeManager {
             // margin so the last move before the control is not starved).
             let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 50) as u64 + 1);
             let base = available / moves_left + inc * 3 / 4;
-            let hard = (available * 2 / 5).max(1).min(base * 4);
+            let hard = (available * 2 / 5).min(base * 4).max(1);
             let soft = (base * 3 / 5).max(1).min(hard);
             (Some(soft), Some(hard))
         } else {

@@ -1,0 +1,141 @@
+//! Playing strength below the maximum, for a game site's selectable difficulty.
+//!
+//! A weaker level searches fewer nodes and looks at several moves (MultiPV); it then
+//! picks among them at random with weights `exp((score - best) / T)` (a softmax over
+//! centipawns). The temperature `T` grows as the level drops, and moves more than
+//! `MARGIN` below the best are never picked, so even low levels make plausible moves
+//! rather than random blunders; the node budget limits how far they see. This follows
+//! Stockfish's idea (MultiPV plus a score-weighted random choice) with a simpler
+//! weighting.
+
+use crate::moves::Move;
+use rand::Rng;
+
+/// The strongest level: full search, best move.
+pub const MAX_LEVEL: u8 = 20;
+
+/// Lines searched below the maximum level.
+const LINES: usize = 4;
+
+/// The largest deficit a weakened move may have, centipawns.
+const MARGIN: i32 = 300;
+
+/// A playing level from 0 (weakest) to [`MAX_LEVEL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    level: u8,
+}
+
+impl Default for Skill {
+    fn default() -> Self {
+        Skill { level: MAX_LEVEL }
+    }
+}
+
+impl Skill {
+    /// The skill of `level` (clamped to 0..=20).
+    pub fn new(level: u8) -> Skill {
+        Skill {
+            level: level.min(MAX_LEVEL),
+        }
+    }
+
+    /// The level.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// Whether play is weakened at all.
+    pub fn is_limited(&self) -> bool {
+        self.level < MAX_LEVEL
+    }
+
+    /// The node budget per move: 64 nodes at level 0, times 1.6 per level
+    /// (about 480,000 at level 19); unlimited at level 20.
+    pub fn node_limit(&self) -> Option<u64> {
+        self.is_limited()
+            .then(|| (64.0 * 1.6f64.powi(self.level as i32)).round() as u64)
+    }
+
+    /// Principal variations to search.
+    pub fn multipv(&self) -> usize {
+        if self.is_limited() {
+            LINES
+        } else {
+            1
+        }
+    }
+
+    /// Softmax temperature in centipawns: 200 at level 0 down to 10 at level 19.
+    fn temperature(&self) -> f64 {
+        10.0 + 190.0 * (MAX_LEVEL - 1 - self.level.min(MAX_LEVEL - 1)) as f64 / (MAX_LEVEL - 1) as f64
+    }
+
+    /// Picks a move from `lines` (root moves with scores, best first).
+    pub fn pick(&self, lines: &[(Move, i32)], rng: &mut impl Rng) -> Option<Move> {
+        let &(best_move, best) = lines.first()?;
+        if !self.is_limited() {
+            return Some(best_move);
+        }
+        let t = self.temperature();
+        let weights: Vec<f64> = lines
+            .iter()
+            .map(|&(_, s)| {
+                if best - s > MARGIN {
+                    0.0
+                } else {
+                    ((s - best) as f64 / t).exp()
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = rng.gen::<f64>() * total;
+        for (&(m, _), w) in lines.iter().zip(&weights) {
+            if x < *w {
+                return Some(m);
+            }
+            x -= w;
+        }
+        Some(best_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+    use rand::SeedableRng;
+
+    #[test]
+    fn full_strength_always_plays_the_best_move() {
+        let a = Move::normal(Square(12), Square(28));
+        let b = Move::normal(Square(6), Square(21));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        for _ in 0..100 {
+            assert_eq!(Skill::new(20).pick(&[(a, 10), (b, 9)], &mut rng), Some(a));
+        }
+    }
+
+    #[test]
+    fn weak_levels_vary_but_never_blunder_past_the_margin() {
+        let good = Move::normal(Square(12), Square(28));
+        let close = Move::normal(Square(6), Square(21));
+        let blunder = Move::normal(Square(3), Square(39));
+        let lines = [(good, 50), (close, 20), (blunder, 50 - MARGIN - 1)];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut picked_close = 0;
+        for _ in 0..1000 {
+            let m = Skill::new(0).pick(&lines, &mut rng).unwrap();
+            assert_ne!(m, blunder);
+            picked_close += usize::from(m == close);
+        }
+        assert!(picked_close > 100, "{picked_close}");
+    }
+
+    #[test]
+    fn budgets_grow_with_the_level() {
+        let budgets: Vec<u64> = (0..20).map(|l| Skill::new(l).node_limit().unwrap()).collect();
+        assert!(budgets.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(Skill::new(20).node_limit(), None);
+    }
+}
