@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default search depth of `bench`, plies.
-pub const DEFAULT_DEPTH: i32 = 7;
+pub const DEFAULT_DEPTH: i32 = 13;
 
 /// The bench positions: (variant, FEN).
 pub const POSITIONS: &[(VariantKind, &str)] = &[

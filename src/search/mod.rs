@@ -1,30 +1,31 @@
-//! Alpha-beta search: iterative deepening over a principal variation search (PVS)
-//! with a transposition table and quiescence search.
+//! Alpha-beta search: iterative deepening with aspiration windows over a principal
+//! variation search (PVS), with a transposition table, quiescence search, pruning
+//! and reductions (`node.rs`), and chance nodes for minesweeper.
 //!
 //! The search knows nothing of UCI: it reports through the [`Reporter`] trait, which
 //! the UCI loop, the `analyze` command and `bench` implement. It is generic over the
 //! variant, so every rule test inside it is resolved at compile time.
 
+mod node;
 pub mod ordering;
 pub mod score;
+pub mod see;
 pub mod timeman;
 pub mod tt;
 
-use crate::bitboard::BitBoard;
-use crate::eval::{evaluate, params::EvalParams};
-use crate::geometry::Geometry;
+use crate::eval::params::EvalParams;
 use crate::minesweeper::belief::Belief;
 use crate::movegen::GenType;
-use crate::moves::{Move, MoveList};
-use crate::position::{hill, Position};
+use crate::moves::Move;
+use crate::position::Position;
 use crate::variant::{Outcome, Variant};
-use ordering::{is_noisy, History, MovePicker};
-use score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
+use ordering::{Histories, MovePicker, OrderContext};
+use score::{is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use timeman::{Limits, TimeManager};
-use tt::{Bound, TranspositionTable};
+use tt::TranspositionTable;
 
 /// State shared by the threads of one search and the thread that controls it.
 pub struct SearchShared {
@@ -131,11 +132,46 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// One search thread's state: histories, killers, principal variations. Keep it
-/// between searches of a game (it learns); [`Searcher::clear`] on `ucinewgame`.
+/// What the search remembers about each ply of the current line.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// Static evaluation (side to move), or `NO_EVAL` in check.
+    eval: i32,
+    /// (piece, destination) index of the move played from this ply, `None` for a
+    /// null move.
+    piece_to: Option<usize>,
+    /// A move excluded from this node (singular extension's verification search).
+    excluded: Move,
+    /// Killer moves: quiet moves that caused cut-offs at this ply.
+    killers: [Move; 2],
+    /// Whether the move played from this ply was a null move.
+    null: bool,
+}
+
+/// Marks a frame whose side to move was in check (no static evaluation).
+const NO_EVAL: i32 = -INFINITE;
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            eval: NO_EVAL,
+            piece_to: None,
+            excluded: Move::NONE,
+            killers: [Move::NONE; 2],
+            null: false,
+        }
+    }
+}
+
+/// Frames before ply 0, so `ply - 2` never underflows.
+const STACK_OFFSET: usize = 2;
+
+/// One search thread's state: histories, the search stack, principal variations.
+/// Keep it between searches of a game (it learns); [`Searcher::clear`] on
+/// `ucinewgame`.
 pub struct Searcher<V: Variant> {
-    history: History,
-    killers: Box<[[Move; 2]; MAX_PLY + 1]>,
+    histories: Histories,
+    stack: Box<[Frame; MAX_PLY + STACK_OFFSET + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     keys: Vec<u64>,
@@ -155,18 +191,23 @@ impl<V: Variant> Default for Searcher<V> {
     }
 }
 
-/// Per-node context: the things every node needs and the search threads through.
+/// Per-search context threaded through every node.
 struct Ctx<'a> {
     shared: &'a SearchShared,
     params: &'a EvalParams,
 }
 
+/// Half-width of the first aspiration window, centipawns.
+const ASPIRATION_DELTA: i32 = 25;
+/// Depth from which iterations start with an aspiration window.
+const ASPIRATION_DEPTH: i32 = 4;
+
 impl<V: Variant> Searcher<V> {
     /// A searcher with empty statistics.
     pub fn new() -> Searcher<V> {
         Searcher {
-            history: History::default(),
-            killers: Box::new([[Move::NONE; 2]; MAX_PLY + 1]),
+            histories: Histories::default(),
+            stack: Box::new([Frame::default(); MAX_PLY + STACK_OFFSET + 2]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             keys: Vec::with_capacity(1024),
@@ -183,14 +224,15 @@ impl<V: Variant> Searcher<V> {
 
     /// Forgets what earlier searches learned (`ucinewgame`).
     pub fn clear(&mut self) {
-        self.history.clear();
-        *self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
+        self.histories.clear();
+        *self.stack = [Frame::default(); MAX_PLY + STACK_OFFSET + 2];
     }
 
     /// Searches `root`, whose game so far passed through the positions with keys
     /// `game_keys` (oldest first, `root` excluded; used to detect repetitions).
     /// Returns when a limit is reached or `shared.stop` is set; with `infinite` or
     /// while pondering, not before `stop` or `ponderhit`.
+    #[allow(clippy::too_many_arguments)]
     pub fn search(
         &mut self,
         root: &Position<V>,
@@ -210,6 +252,12 @@ impl<V: Variant> Searcher<V> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
+        for frame in self.stack.iter_mut() {
+            *frame = Frame {
+                killers: frame.killers,
+                ..Frame::default()
+            };
+        }
         self.belief = if options.mine_chance {
             V::new_belief(root)
         } else {
@@ -242,9 +290,10 @@ impl<V: Variant> Searcher<V> {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let lines = options.multipv.clamp(1, root_moves.len());
+        let mut previous = vec![0; lines];
         for depth in 1..=max_depth {
             for pv_idx in 0..lines {
-                self.search_root(root, depth, pv_idx, &mut root_moves, &ctx);
+                self.aspiration(root, depth, pv_idx, previous[pv_idx], &mut root_moves, &ctx);
                 if self.stopped {
                     break;
                 }
@@ -254,6 +303,7 @@ impl<V: Variant> Searcher<V> {
             }
             result.depth = depth;
             for (i, rm) in root_moves.iter().take(lines).enumerate() {
+                previous[i] = rm.score;
                 reporter.iteration(&IterationInfo {
                     depth,
                     seldepth: self.seldepth,
@@ -300,8 +350,11 @@ impl<V: Variant> Searcher<V> {
         shared: &SearchShared,
     ) -> Vec<RootMove> {
         let legal = root.legal_moves();
-        let tt_move = shared.tt.probe(root.key()).map_or(Move::NONE, |h| h.mv);
-        let mut picker = MovePicker::new(root, GenType::All, tt_move, [Move::NONE; 2], &self.history);
+        let order = OrderContext {
+            tt_move: shared.tt.probe(root.key()).map_or(Move::NONE, |h| h.mv),
+            ..OrderContext::default()
+        };
+        let mut picker = MovePicker::new(root, GenType::All, &order, &self.histories);
         let mut moves = Vec::with_capacity(legal.len());
         while let Some(mv) = picker.next_move() {
             if legal.contains(&mv) && (options.searchmoves.is_empty() || options.searchmoves.contains(&mv)) {
@@ -342,29 +395,71 @@ impl<V: Variant> Searcher<V> {
         self.time.soft_expired(1.0)
     }
 
-    /// Searches root moves `pv_idx..` at `depth` with a full window and sorts them.
+    /// Searches line `pv_idx` at `depth`, first with a narrow window around the
+    /// previous iteration's score, widening it on failure.
+    fn aspiration(
+        &mut self,
+        root: &Position<V>,
+        depth: i32,
+        pv_idx: usize,
+        previous: i32,
+        rms: &mut [RootMove],
+        ctx: &Ctx,
+    ) {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_mate(previous) {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            self.search_root(root, depth, pv_idx, alpha, beta, rms, ctx);
+            if self.stopped {
+                return;
+            }
+            let score = rms[pv_idx].score;
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Searches root moves `pv_idx..` at `depth` in the window (alpha, beta) and sorts
+    /// them by score (moves that failed low keep -INFINITE, so the order of the
+    /// previous iteration survives among them).
+    #[allow(clippy::too_many_arguments)]
     fn search_root(
         &mut self,
         root: &Position<V>,
         depth: i32,
         pv_idx: usize,
+        mut alpha: i32,
+        beta: i32,
         rms: &mut [RootMove],
         ctx: &Ctx,
     ) {
-        let mut alpha = -INFINITE;
-        let beta = INFINITE;
         for rm in rms[pv_idx..].iter_mut() {
             rm.score = -INFINITE;
         }
         self.keys.push(root.key());
         for i in pv_idx..rms.len() {
             let m = rms[i].mv;
+            self.stack[STACK_OFFSET].piece_to = Some(ordering::piece_to(root, m));
             let p = self.mine_probability(root, m);
             let mut score;
-            if is_chance(p) {
+            if node::is_chance(p) {
                 score = self.chance::<true>(root, m, p, alpha, beta, depth - 1, 0, ctx);
             } else {
-                let child = play_certain(root, m, p);
+                let child = node::play_certain(root, m, p);
                 let new_depth = depth - 1 + i32::from(child.in_check());
                 if i == pv_idx {
                     score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
@@ -384,6 +479,9 @@ impl<V: Variant> Searcher<V> {
                 rms[i].pv.push(m);
                 rms[i].pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
                 alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
             }
         }
         self.keys.pop();
@@ -419,8 +517,8 @@ impl<V: Variant> Searcher<V> {
         self.stopped
     }
 
-    /// Whether the position at `ply` (> 0) is drawn by rule: repetition, the 50-move
-    /// rule, or material that cannot win.
+    /// Whether the position (below the root) is drawn by rule: repetition, the
+    /// 50-move rule, or material that cannot win.
     fn is_draw(&self, pos: &Position<V>) -> bool {
         if pos.is_drawn_material() {
             return true;
@@ -443,122 +541,6 @@ impl<V: Variant> Searcher<V> {
         false
     }
 
-    fn negamax<const PV: bool>(
-        &mut self,
-        pos: &Position<V>,
-        mut alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        ctx: &Ctx,
-    ) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, ctx);
-        }
-        self.nodes += 1;
-        self.pv_len[ply] = ply;
-        if self.poll_stop(ctx.shared) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.special_outcome() {
-            return outcome_score(outcome, pos, ply);
-        }
-        if self.is_draw(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return evaluate(pos, ctx.params);
-        }
-
-        let key = pos.key();
-        let tt_hit = ctx.shared.tt.probe(key);
-        let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
-        if let Some(hit) = tt_hit {
-            if !PV && hit.depth >= depth {
-                let s = from_tt(hit.score, ply);
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
-
-        let in_check = pos.in_check();
-        let mut picker = MovePicker::new(pos, GenType::All, tt_move, self.killers[ply], &self.history);
-        let mut best_score = -INFINITE;
-        let mut best_move = Move::NONE;
-        let mut legal = 0;
-        let mut quiets_tried = MoveList::new();
-        self.keys.push(key);
-        while let Some(m) = picker.next_move() {
-            if !pos.is_legal(m) {
-                continue;
-            }
-            legal += 1;
-            let p = self.mine_probability(pos, m);
-            let mut score;
-            if is_chance(p) {
-                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1, ply, ctx);
-            } else {
-                let child = play_certain(pos, m, p);
-                let new_depth = depth - 1 + i32::from(child.in_check());
-                if legal == 1 {
-                    score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
-                } else {
-                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, ctx);
-                    if PV && score > alpha && score < beta && !self.stopped {
-                        score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
-                    }
-                }
-            }
-            if self.stopped {
-                self.keys.pop();
-                return 0;
-            }
-            let quiet = !is_noisy(pos, m);
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = m;
-                    alpha = score;
-                    if PV {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        if quiet {
-                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
-                        }
-                        break;
-                    }
-                }
-            }
-            if quiet {
-                quiets_tried.push(m);
-            }
-        }
-        self.keys.pop();
-
-        if legal == 0 {
-            return if in_check { mated_in(ply) } else { 0 };
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        ctx.shared
-            .tt
-            .store(key, best_move, to_tt(best_score, ply), 0, depth, bound);
-        best_score
-    }
-
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -567,187 +549,4 @@ impl<V: Variant> Searcher<V> {
         }
         self.pv_len[ply] = child_len;
     }
-
-    fn reward_quiet(&mut self, pos: &Position<V>, m: Move, tried: &[Move], depth: i32, ply: usize) {
-        if self.killers[ply][0] != m {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = m;
-        }
-        let bonus = (depth * depth).min(1200);
-        let piece = |mv: Move| pos.piece_at(mv.from()).map_or(0, |p| p.index());
-        self.history.update(piece(m), m.to().index(), bonus);
-        for &q in tried {
-            self.history.update(piece(q), q.to().index(), -bonus);
-        }
-    }
-
-    /// Quiescence search: captures and queen promotions only (every move when in
-    /// check), with the static evaluation as a lower bound ("stand pat").
-    fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize, ctx: &Ctx) -> i32 {
-        self.nodes += 1;
-        self.pv_len[ply] = ply;
-        if self.poll_stop(ctx.shared) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.special_outcome() {
-            return outcome_score(outcome, pos, ply);
-        }
-        if pos.is_drawn_material() {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return evaluate(pos, ctx.params);
-        }
-        if V::HILL && self.can_reach_hill(pos) {
-            return mate_in(ply + 1);
-        }
-        let in_check = pos.in_check();
-        let mut best_score = -INFINITE;
-        if !in_check {
-            best_score = evaluate(pos, ctx.params);
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-        let gen = if in_check { GenType::All } else { GenType::Noisy };
-        let tt_move = ctx.shared.tt.probe(pos.key()).map_or(Move::NONE, |h| h.mv);
-        let mut picker = MovePicker::new(pos, gen, tt_move, [Move::NONE; 2], &self.history);
-        let mut legal = 0;
-        while let Some(m) = picker.next_move() {
-            if !pos.is_legal(m) {
-                continue;
-            }
-            legal += 1;
-            let p = self.mine_probability(pos, m);
-            let score = if is_chance(p) {
-                // Only check evasions onto fogged squares get here.
-                self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx)
-            } else {
-                -self.qsearch(&play_certain(pos, m, p), -beta, -alpha, ply + 1, ctx)
-            };
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if in_check && legal == 0 {
-            return mated_in(ply);
-        }
-        best_score
-    }
-
-    /// Minesweeper: the probability that `m` ends on a mine, from the search's belief.
-    #[inline(always)]
-    fn mine_probability(&mut self, pos: &Position<V>, m: Move) -> f32 {
-        if V::MINES {
-            V::mine_probability(pos, m, self.belief.as_mut())
-        } else {
-            0.0
-        }
-    }
-
-    /// The value of a move whose landing square holds a mine with probability `p`
-    /// (0 < p < 1): the probability-weighted average of its two outcomes, searched
-    /// with Ballard's Star1 pruning (Ballard 1983; Hauk, Buro and Schaeffer,
-    /// "Rediscovering *-Minimax Search", 2004). Each outcome's score lies in
-    /// [-WIN_CLAMP, WIN_CLAMP] once mate scores are clamped, which bounds what the
-    /// unsearched outcome can add; windows and cut-offs follow from those bounds.
-    /// A mate is reported only when both outcomes are mates of the same sign.
-    #[allow(clippy::too_many_arguments)]
-    fn chance<const PV: bool>(
-        &mut self,
-        pos: &Position<V>,
-        m: Move,
-        p: f32,
-        alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        ctx: &Ctx,
-    ) -> i32 {
-        let (alpha, beta, win) = (alpha as f64, beta as f64, WIN_CLAMP as f64);
-        let p = p as f64;
-        // The likelier outcome first: it narrows the window of the other one most.
-        let outcomes = if p > 0.5 {
-            [(p, true), (1.0 - p, false)]
-        } else {
-            [(1.0 - p, false), (p, true)]
-        };
-        let mut sum = 0.0;
-        let mut rest = 1.0;
-        let mut raw = [0i32; 2];
-        for (k, &(prob, mine)) in outcomes.iter().enumerate() {
-            rest -= prob;
-            let lo = ((alpha - sum - rest * win) / prob).floor().max(-win - 1.0) as i32;
-            let hi = ((beta - sum + rest * win) / prob).ceil().min(win + 1.0) as i32;
-            let mut child = *pos;
-            child.play_outcome(m, mine);
-            let new_depth = depth + i32::from(child.in_check());
-            let v = -self.negamax::<PV>(&child, -hi, -lo, new_depth, ply + 1, ctx);
-            if self.stopped {
-                return 0;
-            }
-            raw[k] = v;
-            sum += prob * v.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
-            if sum + rest * win <= alpha {
-                return (sum + rest * win).floor() as i32;
-            }
-            if sum - rest * win >= beta {
-                return (sum - rest * win).ceil() as i32;
-            }
-        }
-        if raw.iter().all(|&v| v >= MATE_BOUND) {
-            return raw[0].min(raw[1]);
-        }
-        if raw.iter().all(|&v| v <= -MATE_BOUND) {
-            return raw[0].max(raw[1]);
-        }
-        sum.round() as i32
-    }
-
-    /// King of the hill: whether the side to move's king can step onto the hill now.
-    fn can_reach_hill(&self, pos: &Position<V>) -> bool {
-        let Some(king) = pos.king(pos.side_to_move()) else {
-            return false;
-        };
-        let targets = V::G::king_attacks(king) & hill::<V::G>() & !pos.color(pos.side_to_move());
-        targets.squares().any(|sq| pos.is_legal(Move::normal(king, sq)))
-    }
-}
-
-/// The score of a finished game for the side to move at `ply`.
-fn outcome_score<V: Variant>(outcome: Outcome, pos: &Position<V>, ply: usize) -> i32 {
-    match outcome {
-        Outcome::Draw => 0,
-        Outcome::Decisive { winner } if winner == pos.side_to_move() => mate_in(ply),
-        Outcome::Decisive { .. } => mated_in(ply),
-    }
-}
-
-/// Whether a move with mine probability `p` has two possible outcomes.
-#[inline(always)]
-fn is_chance(p: f32) -> bool {
-    p > 0.0 && p < 1.0
-}
-
-/// `pos` after `m`, whose outcome is certain: a mine when `p` is 1, none when 0.
-#[inline(always)]
-fn play_certain<V: Variant>(pos: &Position<V>, m: Move, p: f32) -> Position<V> {
-    let mut child = *pos;
-    if V::MINES {
-        child.play_outcome(m, p >= 1.0);
-    } else {
-        child.play(m);
-    }
-    child
 }

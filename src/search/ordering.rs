@@ -1,16 +1,19 @@
 //! Move ordering: the move picker and the statistics it sorts by.
 //!
-//! Order: the transposition-table move, captures and queen promotions by expected gain
-//! (MVV-LVA in chess; in atomic, the material balance of the explosion), the two
-//! killer moves of the ply, then quiet moves by history score. Moves are scored once
-//! and picked by selection, so a cut-off early in the list costs no full sort.
+//! Order: the transposition-table move; captures and queen promotions by expected
+//! gain (MVV-LVA in chess, the blast balance in atomic), those losing material by
+//! SEE after the quiet moves; the two killer moves of the ply and the countermove
+//! of the previous move; then quiet moves by history (Schaeffer's history heuristic)
+//! plus continuation histories one and two plies back (as in Stockfish). Moves are
+//! scored once and picked by selection, so an early cut-off costs no full sort.
 
 use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Role};
+use crate::search::see::see_ge;
+use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
 use smallvec::SmallVec;
 
@@ -18,44 +21,113 @@ use smallvec::SmallVec;
 const ORDER_VALUE: [i32; 6] = [100, 300, 320, 500, 900, 0];
 
 const TT_MOVE: i32 = 1 << 30;
-const NOISY: i32 = 1 << 28;
+const GOOD_NOISY: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
+const COUNTER: i32 = KILLER - 2;
+const BAD_NOISY: i32 = -(1 << 28);
 /// History scores stay within +-HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Quiet-move history: how often a piece moving to a square caused a cut-off
-/// (Schaeffer's history heuristic), indexed by piece (0..12) and destination.
-pub struct History {
-    table: Box<[[i32; 80]; 12]>,
+/// Index of a (piece, destination) pair: `piece * 80 + to`, below [`PIECE_TO`].
+pub const PIECE_TO: usize = 12 * 80;
+
+/// The (piece, destination) index of `m` in `pos` (before it is played).
+#[inline(always)]
+pub fn piece_to<V: Variant>(pos: &Position<V>, m: Move) -> usize {
+    pos.piece_at(m.from()).map_or(0, |p| p.index()) * 80 + m.to().index()
 }
 
-impl Default for History {
+/// Adds `bonus` with gravity, so a score saturates at +-[`HISTORY_MAX`] and old
+/// information fades.
+#[inline(always)]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *entry as i32;
+    *entry = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The search's move-ordering statistics.
+pub struct Histories {
+    /// Butterfly-style history by side to move and (piece, destination).
+    quiet: Box<[[i16; PIECE_TO]; 2]>,
+    /// The quiet move that refuted each (piece, destination) last.
+    counter: Box<[Move; PIECE_TO]>,
+    /// Continuation history: score of a (piece, destination) after a previous one.
+    continuation: Vec<i16>,
+}
+
+impl Default for Histories {
     fn default() -> Self {
-        History {
-            table: Box::new([[0; 80]; 12]),
+        Histories {
+            quiet: Box::new([[0; PIECE_TO]; 2]),
+            counter: Box::new([Move::NONE; PIECE_TO]),
+            continuation: vec![0; PIECE_TO * PIECE_TO],
         }
     }
 }
 
-impl History {
-    /// The score of moving `piece_index` to square index `to`.
-    #[inline(always)]
-    pub fn get(&self, piece_index: usize, to: usize) -> i32 {
-        self.table[piece_index][to]
-    }
+/// The previous moves a node's ordering looks at: (piece, destination) indices of the
+/// moves one and two plies back, if real moves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Previous {
+    /// One ply back.
+    pub one: Option<usize>,
+    /// Two plies back.
+    pub two: Option<usize>,
+}
 
-    /// Adds `bonus` (negative for a malus) with gravity, so scores saturate at
-    /// +-[`HISTORY_MAX`] and old information fades.
-    #[inline(always)]
-    pub fn update(&mut self, piece_index: usize, to: usize, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let entry = &mut self.table[piece_index][to];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-    }
-
+impl Histories {
     /// Forgets everything (`ucinewgame`).
     pub fn clear(&mut self) {
-        *self.table = [[0; 80]; 12];
+        *self.quiet = [[0; PIECE_TO]; 2];
+        *self.counter = [Move::NONE; PIECE_TO];
+        self.continuation.iter_mut().for_each(|v| *v = 0);
+    }
+
+    /// The ordering score of quiet `pt` (a piece-to index) for `side` after `prev`.
+    #[inline(always)]
+    pub fn quiet_score(&self, side: Color, pt: usize, prev: Previous) -> i32 {
+        let mut s = self.quiet[side.index()][pt] as i32;
+        if let Some(p) = prev.one {
+            s += self.continuation[p * PIECE_TO + pt] as i32;
+        }
+        if let Some(p) = prev.two {
+            s += self.continuation[p * PIECE_TO + pt] as i32;
+        }
+        s
+    }
+
+    /// The countermove of the previous move.
+    #[inline(always)]
+    pub fn countermove(&self, prev: Previous) -> Move {
+        prev.one.map_or(Move::NONE, |p| self.counter[p])
+    }
+
+    /// Rewards the quiet `best` that caused a cut-off and punishes the quiets tried
+    /// before it (piece-to indices), by `depth`-scaled amounts.
+    pub fn update_quiets(
+        &mut self,
+        side: Color,
+        best: (Move, usize),
+        tried: &[usize],
+        depth: i32,
+        prev: Previous,
+    ) {
+        let bonus = (depth * depth * 16).min(1600);
+        self.apply(side, best.1, bonus, prev);
+        for &pt in tried {
+            self.apply(side, pt, -bonus, prev);
+        }
+        if let Some(p) = prev.one {
+            self.counter[p] = best.0;
+        }
+    }
+
+    fn apply(&mut self, side: Color, pt: usize, bonus: i32, prev: Previous) {
+        gravity(&mut self.quiet[side.index()][pt], bonus);
+        for p in [prev.one, prev.two].into_iter().flatten() {
+            gravity(&mut self.continuation[p * PIECE_TO + pt], bonus);
+        }
     }
 }
 
@@ -67,7 +139,7 @@ pub fn noisy_gain<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
         .promotion_role()
         .map_or(0, |r| ORDER_VALUE[r.index()] - ORDER_VALUE[0]);
     let victim_sq = match m.kind() {
-        MoveKind::EnPassant => Some(crate::types::Square::new(m.to().file(), m.from().rank())),
+        MoveKind::EnPassant => Some(Square::new(m.to().file(), m.from().rank())),
         _ if pos.color(!us).has(m.to()) => Some(m.to()),
         _ => None,
     };
@@ -96,6 +168,19 @@ fn side_value<V: Variant>(pos: &Position<V>, set: crate::position::Bb<V>, color:
         .sum()
 }
 
+/// What the picker needs to know about the node besides the position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderContext {
+    /// The transposition table's move.
+    pub tt_move: Move,
+    /// The ply's killer moves.
+    pub killers: [Move; 2],
+    /// The countermove of the previous move.
+    pub counter: Move,
+    /// The previous moves, for continuation history.
+    pub prev: Previous,
+}
+
 /// Yields pseudo-legal moves best first. The caller tests legality.
 pub struct MovePicker {
     moves: MoveList,
@@ -108,29 +193,35 @@ impl MovePicker {
     pub fn new<V: Variant>(
         pos: &Position<V>,
         gen: GenType,
-        tt_move: Move,
-        killers: [Move; 2],
-        history: &History,
+        ctx: &OrderContext,
+        histories: &Histories,
     ) -> MovePicker {
         let mut moves = MoveList::new();
         pos.generate(gen, &mut moves);
+        let side = pos.side_to_move();
         let scores = moves
             .iter()
             .map(|&m| {
-                if m == tt_move {
+                if m == ctx.tt_move {
                     TT_MOVE
                 } else if is_noisy(pos, m) {
-                    NOISY + noisy_gain(pos, m)
-                } else if m == killers[0] {
+                    let gain = noisy_gain(pos, m);
+                    if see_ge(pos, m, 0) {
+                        GOOD_NOISY + gain
+                    } else {
+                        BAD_NOISY + gain
+                    }
+                } else if m == ctx.killers[0] {
                     KILLER + 1
-                } else if m == killers[1] {
+                } else if m == ctx.killers[1] {
                     KILLER
+                } else if m == ctx.counter {
+                    COUNTER
                 } else if m.promotion_role().is_some() {
                     // Underpromotions: almost never right.
-                    -HISTORY_MAX - 1
+                    BAD_NOISY - 1
                 } else {
-                    let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                    history.get(piece, m.to().index())
+                    histories.quiet_score(side, piece_to(pos, m), ctx.prev)
                 }
             })
             .collect();

@@ -1,0 +1,614 @@
+//! The node searches: PVS alpha-beta (`negamax`), quiescence search, and
+//! minesweeper's chance nodes.
+//!
+//! Techniques (Chess Programming Wiki names; values in the style of Stockfish and
+//! other open engines, kept only where matches showed a gain, see CHANGELOG.md):
+//! mate-distance pruning, transposition-table cut-offs, reverse futility pruning,
+//! null-move pruning with a zugzwang guard, internal iterative reductions, late-move
+//! pruning, futility pruning, SEE pruning, singular extensions, check extensions and
+//! late-move reductions. Variant care: in atomic a move that threatens to explode
+//! the enemy king is never pruned or reduced; in king of the hill neither is a king
+//! step toward a free hill square within two steps of it.
+
+use super::ordering::{is_noisy, piece_to, MovePicker, OrderContext, Previous};
+use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
+use super::see::see_ge;
+use super::tt::Bound;
+use super::{Ctx, Searcher, NO_EVAL, STACK_OFFSET};
+use crate::bitboard::BitBoard;
+use crate::eval::evaluate;
+use crate::geometry::Geometry;
+use crate::movegen::GenType;
+use crate::moves::{Move, MoveKind};
+use crate::position::{hill, Position};
+use crate::types::Role;
+use crate::variant::{Outcome, Variant};
+use once_cell::sync::Lazy;
+use smallvec::SmallVec;
+
+const NULL_MOVE: bool = true;
+const REVERSE_FUTILITY: bool = true;
+const LATE_MOVE_REDUCTIONS: bool = true;
+const FUTILITY: bool = true;
+const LATE_MOVE_PRUNING: bool = true;
+const INTERNAL_ITERATIVE_REDUCTIONS: bool = true;
+const SEE_PRUNING: bool = true;
+const SINGULAR_EXTENSIONS: bool = true;
+
+/// Late-move reduction by depth and move number: `0.75 + ln(d) ln(m) / 2.25`.
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
+
+/// Whether a move with mine probability `p` has two possible outcomes.
+#[inline(always)]
+pub(super) fn is_chance(p: f32) -> bool {
+    p > 0.0 && p < 1.0
+}
+
+/// `pos` after `m`, whose outcome is certain: a mine when `p` is 1, none when 0.
+#[inline(always)]
+pub(super) fn play_certain<V: Variant>(pos: &Position<V>, m: Move, p: f32) -> Position<V> {
+    let mut child = *pos;
+    if V::MINES {
+        child.play_outcome(m, p >= 1.0);
+    } else {
+        child.play(m);
+    }
+    child
+}
+
+/// The score of a finished game for the side to move at `ply`.
+fn outcome_score<V: Variant>(outcome: Outcome, pos: &Position<V>, ply: usize) -> i32 {
+    match outcome {
+        Outcome::Draw => 0,
+        Outcome::Decisive { winner } if winner == pos.side_to_move() => mate_in(ply),
+        Outcome::Decisive { .. } => mated_in(ply),
+    }
+}
+
+/// Whether the side to move has a piece other than king and pawns (null-move pruning
+/// is unsound in the pawn endings where zugzwang is common).
+fn has_non_pawn_material<V: Variant>(pos: &Position<V>) -> bool {
+    let us = pos.color(pos.side_to_move());
+    (us & !pos.role(Role::Pawn) & !pos.role(Role::King)).any()
+}
+
+/// Moves the variant's search must never prune or reduce: in atomic, a move after
+/// which the moved piece attacks an enemy piece next to the enemy king (a capture
+/// there would explode the king); in king of the hill, a king step toward a free
+/// hill square when the king is within two steps of it.
+fn is_variant_critical<V: Variant>(pos: &Position<V>, m: Move) -> bool {
+    let us = pos.side_to_move();
+    if V::EXPLOSIONS {
+        let (Some(their_king), Some(role)) = (pos.king(!us), pos.role_at(m.from())) else {
+            return false;
+        };
+        if role == Role::King {
+            return false;
+        }
+        let role = m.promotion_role().unwrap_or(role);
+        let after = pos.occupied().without(m.from()).with(m.to());
+        let reach = match role {
+            Role::Pawn => V::G::pawn_attacks(us, m.to()),
+            Role::Knight => V::G::knight_attacks(m.to()),
+            Role::Bishop => V::G::bishop_attacks(m.to(), after),
+            Role::Rook => V::G::rook_attacks(m.to(), after),
+            _ => V::G::queen_attacks(m.to(), after),
+        };
+        let our_king_zone = pos
+            .king(us)
+            .map_or(crate::position::Bb::<V>::EMPTY, V::G::king_attacks);
+        let targets = V::G::king_attacks(their_king) & pos.color(!us) & !our_king_zone;
+        return (reach & targets).any();
+    }
+    if V::HILL && pos.role_at(m.from()) == Some(Role::King) {
+        let free = hill::<V::G>() & !pos.color(us);
+        let distance = |sq: crate::types::Square| free.squares().map(|h| sq.distance(h)).min().unwrap_or(8);
+        let now = distance(m.from());
+        return now <= 2 && distance(m.to()) < now;
+    }
+    false
+}
+
+impl<V: Variant> Searcher<V> {
+    /// Minesweeper: the probability that `m` ends on a mine, from the search's belief.
+    #[inline(always)]
+    pub(super) fn mine_probability(&mut self, pos: &Position<V>, m: Move) -> f32 {
+        if V::MINES {
+            V::mine_probability(pos, m, self.belief.as_mut())
+        } else {
+            0.0
+        }
+    }
+
+    /// The moves before this node, for continuation history.
+    #[inline(always)]
+    fn previous(&self, ply: usize) -> Previous {
+        let i = ply + STACK_OFFSET;
+        Previous {
+            one: self.stack[i - 1].piece_to,
+            two: self.stack[i - 2].piece_to,
+        }
+    }
+
+    /// Principal variation search at `ply` >= 1 (the root is `search_root`).
+    pub(super) fn negamax<const PV: bool>(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        ctx: &Ctx,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, ctx);
+        }
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.poll_stop(ctx.shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = pos.special_outcome() {
+            return outcome_score(outcome, pos, ply);
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(pos, ctx.params);
+        }
+        // Mate-distance pruning: no line from here can beat a shorter mate found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let si = ply + STACK_OFFSET;
+        let excluded = self.stack[si].excluded;
+        let key = pos.key();
+        let tt_hit = if excluded.is_none() {
+            ctx.shared.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
+        let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
+        if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
+            if !PV && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let in_check = pos.in_check();
+        let eval = if in_check {
+            NO_EVAL
+        } else if excluded.is_some() {
+            self.stack[si].eval
+        } else {
+            let raw = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
+            // A stored search score bounds the true value better than the evaluation.
+            match (tt_hit, tt_score) {
+                (Some(h), Some(s)) if !is_mate(s) => match h.bound {
+                    Bound::Lower if s > raw => s,
+                    Bound::Upper if s < raw => s,
+                    Bound::Exact => s,
+                    _ => raw,
+                },
+                _ => raw,
+            }
+        };
+        self.stack[si].eval = eval;
+        let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && eval > self.stack[si - 2].eval;
+
+        if !PV && !in_check && excluded.is_none() && !is_mate(beta) {
+            // Reverse futility pruning: far above beta, a quiet move will not fall below.
+            if REVERSE_FUTILITY && depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta {
+                return eval;
+            }
+            // Null-move pruning: if passing still fails high, a real move will too.
+            if NULL_MOVE
+                && depth >= 3
+                && eval >= beta
+                && !self.stack[si - 1].null
+                && has_non_pawn_material(pos)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let mut child = *pos;
+                child.play_null();
+                self.stack[si].piece_to = None;
+                self.stack[si].null = true;
+                self.keys.push(key);
+                let score = -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, ctx);
+                self.keys.pop();
+                self.stack[si].null = false;
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move the ordering is poor;
+        // search shallower now, deeper on the next iteration with its move.
+        if INTERNAL_ITERATIVE_REDUCTIONS && tt_move.is_none() && depth >= 4 && excluded.is_none() {
+            depth -= 1;
+        }
+
+        let prev = self.previous(ply);
+        let order = OrderContext {
+            tt_move,
+            killers: self.stack[si].killers,
+            counter: self.histories.countermove(prev),
+            prev,
+        };
+        let mut picker = MovePicker::new(pos, GenType::All, &order, &self.histories);
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut legal = 0usize;
+        let mut quiets_tried: SmallVec<[usize; 64]> = SmallVec::new();
+        self.stack[si + 1].killers = [Move::NONE; 2];
+        self.keys.push(key);
+        while let Some(m) = picker.next_move() {
+            if m == excluded || !pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
+            let noisy = is_noisy(pos, m);
+            let critical = is_variant_critical(pos, m);
+            let pt = piece_to(pos, m);
+            let quiet_score = if noisy {
+                0
+            } else {
+                self.histories.quiet_score(pos.side_to_move(), pt, prev)
+            };
+
+            // Shallow pruning, once a move has secured a non-losing score.
+            if best_score > -MATE_BOUND && !critical {
+                if !noisy {
+                    let lmp_limit = (3 + depth * depth) as usize / (2 - usize::from(improving));
+                    if LATE_MOVE_PRUNING && !PV && depth <= 8 && quiets_tried.len() >= lmp_limit {
+                        continue;
+                    }
+                    if SEE_PRUNING && depth <= 8 && !see_ge(pos, m, -50 * depth) {
+                        continue;
+                    }
+                } else if SEE_PRUNING && depth <= 8 && !see_ge(pos, m, -100 * depth) {
+                    continue;
+                }
+            }
+
+            // Singular extension: if every other move fails well below the hash
+            // move's score, the hash move is forced; search it one ply deeper.
+            let mut extension = 0;
+            if SINGULAR_EXTENSIONS && m == tt_move && depth >= 8 && excluded.is_none() {
+                if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
+                    if hit.bound != Bound::Upper && hit.depth >= depth - 3 && !is_mate(s) {
+                        let singular_beta = s - 2 * depth;
+                        self.keys.pop();
+                        self.stack[si].excluded = m;
+                        let v = self.negamax::<false>(
+                            pos,
+                            singular_beta - 1,
+                            singular_beta,
+                            (depth - 1) / 2,
+                            ply,
+                            ctx,
+                        );
+                        self.stack[si].excluded = Move::NONE;
+                        self.keys.push(key);
+                        if self.stopped {
+                            self.keys.pop();
+                            return 0;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            // Multi-cut: another move also beats beta.
+                            self.keys.pop();
+                            return singular_beta;
+                        }
+                    }
+                }
+            }
+
+            let p = self.mine_probability(pos, m);
+            self.stack[si].piece_to = Some(pt);
+            let mut score;
+            if is_chance(p) {
+                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1 + extension, ply, ctx);
+            } else {
+                let child = play_certain(pos, m, p);
+                let gives_check = child.in_check();
+                // Futility pruning: a quiet move that gives no check cannot lift a
+                // position this far below alpha.
+                if FUTILITY
+                    && !noisy
+                    && !in_check
+                    && !gives_check
+                    && !critical
+                    && best_score > -MATE_BOUND
+                    && depth <= 6
+                    && eval + 100 + 120 * depth <= alpha
+                {
+                    quiets_tried.push(pt);
+                    continue;
+                }
+                let new_depth = depth - 1 + extension.max(i32::from(gives_check));
+                if legal == 1 {
+                    score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
+                } else {
+                    let mut reduction = 0;
+                    if LATE_MOVE_REDUCTIONS && depth >= 3 && !critical && (!noisy || !see_ge(pos, m, 0)) {
+                        reduction = LMR[depth.min(63) as usize][legal.min(63)];
+                        reduction -= i32::from(PV);
+                        reduction += i32::from(!improving);
+                        reduction -=
+                            i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
+                        reduction -= i32::from(gives_check);
+                        reduction -= quiet_score / 8192;
+                        reduction = reduction.clamp(0, new_depth - 1);
+                    }
+                    score = -self.negamax::<false>(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth - reduction,
+                        ply + 1,
+                        ctx,
+                    );
+                    if score > alpha && reduction > 0 && !self.stopped {
+                        score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, ctx);
+                    }
+                    if PV && score > alpha && score < beta && !self.stopped {
+                        score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
+                    }
+                }
+            }
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !noisy {
+                            let killers = &mut self.stack[si].killers;
+                            if killers[0] != m {
+                                killers[1] = killers[0];
+                                killers[0] = m;
+                            }
+                            let side = pos.side_to_move();
+                            self.histories
+                                .update_quiets(side, (m, pt), &quiets_tried, depth, prev);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !noisy {
+                quiets_tried.push(pt);
+            }
+        }
+        self.keys.pop();
+
+        if legal == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
+            return if in_check { mated_in(ply) } else { 0 };
+        }
+        if excluded.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if PV && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let stored_eval = if eval == NO_EVAL { 0 } else { eval };
+            ctx.shared
+                .tt
+                .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
+        }
+        best_score
+    }
+
+    /// Quiescence search: captures and queen promotions only (every move when in
+    /// check), with the static evaluation as a lower bound ("stand pat") and captures
+    /// that lose material (SEE) skipped.
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        ctx: &Ctx,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.poll_stop(ctx.shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = pos.special_outcome() {
+            return outcome_score(outcome, pos, ply);
+        }
+        if pos.is_drawn_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(pos, ctx.params);
+        }
+        if V::HILL && self.can_reach_hill(pos) {
+            return mate_in(ply + 1);
+        }
+        let key = pos.key();
+        let tt_hit = ctx.shared.tt.probe(key);
+        if let Some(hit) = tt_hit {
+            let s = from_tt(hit.score, ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let in_check = pos.in_check();
+        let mut best_score = -INFINITE;
+        let mut stand_pat = NO_EVAL;
+        if !in_check {
+            stand_pat = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
+            best_score = stand_pat;
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let gen = if in_check { GenType::All } else { GenType::Noisy };
+        let order = OrderContext {
+            tt_move: tt_hit.map_or(Move::NONE, |h| h.mv),
+            ..OrderContext::default()
+        };
+        let mut picker = MovePicker::new(pos, gen, &order, &self.histories);
+        let mut legal = 0;
+        let mut best_move = Move::NONE;
+        while let Some(m) = picker.next_move() {
+            if !pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
+            if SEE_PRUNING && !in_check && !see_ge(pos, m, 0) && !is_variant_critical(pos, m) {
+                continue;
+            }
+            let p = self.mine_probability(pos, m);
+            let score = if is_chance(p) {
+                // Only check evasions onto fogged squares get here.
+                self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx)
+            } else {
+                -self.qsearch(&play_certain(pos, m, p), -beta, -alpha, ply + 1, ctx)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if stand_pat == NO_EVAL { 0 } else { stand_pat };
+        ctx.shared
+            .tt
+            .store(key, best_move, to_tt(best_score, ply), stored_eval, 0, bound);
+        best_score
+    }
+
+    /// The value of a move whose landing square holds a mine with probability `p`
+    /// (0 < p < 1): the probability-weighted average of its two outcomes, searched
+    /// with Ballard's Star1 pruning (Ballard 1983; Hauk, Buro and Schaeffer,
+    /// "Rediscovering *-Minimax Search", 2004). Each outcome's score lies in
+    /// [-WIN_CLAMP, WIN_CLAMP] once mate scores are clamped, which bounds what the
+    /// unsearched outcome can add; windows and cut-offs follow from those bounds.
+    /// A mate is reported only when both outcomes are mates of the same sign.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn chance<const PV: bool>(
+        &mut self,
+        pos: &Position<V>,
+        m: Move,
+        p: f32,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        ctx: &Ctx,
+    ) -> i32 {
+        let (alpha, beta, win) = (alpha as f64, beta as f64, WIN_CLAMP as f64);
+        let p = p as f64;
+        // The likelier outcome first: it narrows the window of the other one most.
+        let outcomes = if p > 0.5 {
+            [(p, true), (1.0 - p, false)]
+        } else {
+            [(1.0 - p, false), (p, true)]
+        };
+        let mut sum = 0.0;
+        let mut rest = 1.0;
+        let mut raw = [0i32; 2];
+        for (k, &(prob, mine)) in outcomes.iter().enumerate() {
+            rest -= prob;
+            let lo = ((alpha - sum - rest * win) / prob).floor().max(-win - 1.0) as i32;
+            let hi = ((beta - sum + rest * win) / prob).ceil().min(win + 1.0) as i32;
+            let mut child = *pos;
+            child.play_outcome(m, mine);
+            let new_depth = depth + i32::from(child.in_check());
+            let v = -self.negamax::<PV>(&child, -hi, -lo, new_depth, ply + 1, ctx);
+            if self.stopped {
+                return 0;
+            }
+            raw[k] = v;
+            sum += prob * v.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
+            if sum + rest * win <= alpha {
+                return (sum + rest * win).floor() as i32;
+            }
+            if sum - rest * win >= beta {
+                return (sum - rest * win).ceil() as i32;
+            }
+        }
+        if raw.iter().all(|&v| v >= MATE_BOUND) {
+            return raw[0].min(raw[1]);
+        }
+        if raw.iter().all(|&v| v <= -MATE_BOUND) {
+            return raw[0].max(raw[1]);
+        }
+        sum.round() as i32
+    }
+
+    /// King of the hill: whether the side to move's king can step onto the hill now.
+    fn can_reach_hill(&self, pos: &Position<V>) -> bool {
+        let Some(king) = pos.king(pos.side_to_move()) else {
+            return false;
+        };
+        let targets = V::G::king_attacks(king) & hill::<V::G>() & !pos.color(pos.side_to_move());
+        targets
+            .squares()
+            .any(|sq| pos.is_legal(Move::new(king, sq, MoveKind::Normal)))
+    }
+}
