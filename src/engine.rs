@@ -9,7 +9,7 @@ use crate::moves::Move;
 use crate::notation::{parse_uci_move, MoveError};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher};
+use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher, Silent};
 use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
 use crate::with_game;
 use std::sync::atomic::Ordering;
@@ -27,7 +27,7 @@ pub trait SearchListener: Reporter + Send {
 pub struct EngineOptions {
     /// Transposition table size, MiB.
     pub hash_mib: usize,
-    /// Search threads requested (the search uses one thread for now).
+    /// Search threads (Lazy SMP).
     pub threads: usize,
     /// Principal variations to report.
     pub multipv: usize,
@@ -309,6 +309,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             searchmoves,
             mine_chance: knowledge != MineKnowledge::Ignore,
+            thread: 0,
         };
         let mut game = game;
         if knowledge != MineKnowledge::Full {
@@ -318,21 +319,48 @@ impl Engine {
         let params = self.params();
         let searchers = Arc::clone(&self.searchers);
         let thread_shared = Arc::clone(&shared);
+        let threads = self.options.threads;
         let handle = std::thread::spawn(move || {
             let mut guard = match searchers.lock() {
                 Ok(g) => g,
                 Err(poisoned) => poisoned.into_inner(),
             };
             let searcher: &mut Searcher<V> = guard.slot();
-            let result = searcher.search(
-                &game.position,
-                &game.keys,
-                &limits,
-                &options,
-                &thread_shared,
-                &params,
-                &mut *listener,
-            );
+            // Lazy SMP: helper threads search the same root and share only the
+            // transposition table; the main thread decides when to stop and what to play.
+            let result = std::thread::scope(|scope| {
+                for thread in 1..threads {
+                    let (game, limits, params, shared) = (&game, &limits, &params, &thread_shared);
+                    let options = SearchOptions {
+                        thread,
+                        multipv: 1,
+                        ..options.clone()
+                    };
+                    scope.spawn(move || {
+                        let mut helper = Searcher::<V>::new();
+                        helper.search(
+                            &game.position,
+                            &game.keys,
+                            limits,
+                            &options,
+                            shared,
+                            params,
+                            &mut Silent,
+                        );
+                    });
+                }
+                let result = searcher.search(
+                    &game.position,
+                    &game.keys,
+                    &limits,
+                    &options,
+                    &thread_shared,
+                    &params,
+                    &mut *listener,
+                );
+                thread_shared.stop.store(true, Ordering::Relaxed);
+                result
+            });
             listener.done(&result);
         });
         self.running = Some(Running { shared, handle });

@@ -102,6 +102,10 @@ enum Command {
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
     },
+    /// Play a match between UCI engines (see `sapper referee --help`).
+    Referee(sapper::referee::RefereeArgs),
+    /// Replay recorded games (see `sapper replay --help`).
+    Replay(sapper::referee::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -232,5 +236,7 @@ fn main() -> ExitCode {
             println!("{} nodes {} nps", report.total_nodes, report.nps());
             ExitCode::SUCCESS
         }
+        Some(Command::Referee(args)) => sapper::referee::run(&args),
+        Some(Command::Replay(args)) => sapper::referee::run_replay(&args),
     }
 }

@@ -36,13 +36,13 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// Splits `e7e8q` / `e9e10` into origin, destination and promotion letter.
+/// Splits `e7e8q` / `e9e10` into origin, destination and promotion letter. Squares
+/// have one or two rank digits, so every split is tried; a trailing character counts
+/// only as a promotion letter (never as a stray rank digit).
 fn split_uci<V: Variant>(text: &str) -> Option<(Square, Square, Option<char>)> {
-    let bytes = text.as_bytes();
-    if !text.is_ascii() || bytes.len() < 4 {
+    if !text.is_ascii() || text.len() < 4 {
         return None;
     }
-    // The origin is a letter plus one or two digits; try both splits.
     for from_len in [2, 3] {
         let Some(from) = text.get(..from_len).and_then(|s| Square::parse(s, V::G::RANKS)) else {
             continue;
@@ -52,10 +52,10 @@ fn split_uci<V: Variant>(text: &str) -> Option<(Square, Square, Option<char>)> {
             let Some(to) = rest.get(..to_len).and_then(|s| Square::parse(s, V::G::RANKS)) else {
                 continue;
             };
-            let tail = &rest[to_len..];
-            match tail.len() {
-                0 => return Some((from, to, None)),
-                1 => return Some((from, to, tail.chars().next())),
+            let mut tail = rest[to_len..].chars();
+            match (tail.next(), tail.next()) {
+                (None, _) => return Some((from, to, None)),
+                (Some(c), None) if c.is_ascii_alphabetic() => return Some((from, to, Some(c))),
                 _ => {}
             }
         }
@@ -210,4 +210,46 @@ pub fn san_line<V: Variant>(pos: &Position<V>, moves: &[Move]) -> String {
     }
     out.pop();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minesweeper::Minesweeper;
+    use crate::variant::Chess;
+
+    #[test]
+    fn ten_rank_squares_split_correctly() {
+        let sq = |s| Square::parse(s, 10).unwrap();
+        assert_eq!(
+            split_uci::<Minesweeper>("e10g10"),
+            Some((sq("e10"), sq("g10"), None))
+        );
+        assert_eq!(
+            split_uci::<Minesweeper>("d1d10"),
+            Some((sq("d1"), sq("d10"), None))
+        );
+        assert_eq!(
+            split_uci::<Minesweeper>("e9e10q"),
+            Some((sq("e9"), sq("e10"), Some('q')))
+        );
+        assert_eq!(
+            split_uci::<Minesweeper>("a10a9"),
+            Some((sq("a10"), sq("a9"), None))
+        );
+        assert_eq!(split_uci::<Chess>("e7e8q"), Some((sq("e7"), sq("e8"), Some('q'))));
+        assert_eq!(split_uci::<Chess>("e7e80"), None);
+        assert_eq!(split_uci::<Chess>("e1g10"), None);
+    }
+
+    #[test]
+    fn black_castles_on_the_tenth_rank() {
+        let (pos, _) = Position::<Minesweeper>::from_fen(
+            "r3k2r/8/8/8/8/8/8/8/8/4K3 b kq - 0 1 00000000/00000000/00000000/00000000 0",
+        )
+        .unwrap();
+        let m = parse_uci_move(&pos, "e10g10").unwrap();
+        assert_eq!(m.kind(), MoveKind::Castle);
+        assert_eq!(san(&pos, m), "O-O");
+    }
 }

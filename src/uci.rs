@@ -262,7 +262,7 @@ impl Uci {
             }
             OptionKind::Check { .. } => {
                 if !value.eq_ignore_ascii_case("true") && !value.eq_ignore_ascii_case("false") {
-                    return self.error(&format!(
+                    self.error(&format!(
                         "setoption: {} needs true or false, got '{value}'",
                         opt.name
                     ));
@@ -347,8 +347,14 @@ impl Uci {
                 "depth" => number(&mut i).map(|v| limits.depth = Some(v.clamp(1, 1000) as i32)),
                 "nodes" => number(&mut i).map(|v| limits.nodes = Some(v.max(1) as u64)),
                 "mate" => number(&mut i).map(|v| limits.mate = Some(v.clamp(1, 1000) as u32)),
-                "infinite" => Some(limits.infinite = true),
-                "ponder" => Some(limits.ponder = true),
+                "infinite" => {
+                    limits.infinite = true;
+                    Some(())
+                }
+                "ponder" => {
+                    limits.ponder = true;
+                    Some(())
+                }
                 "searchmoves" => {
                     while i < args.len() && !is_go_keyword(args[i]) {
                         searchmoves.push(args[i]);

@@ -21,7 +21,7 @@ use crate::position::Position;
 use crate::variant::{Outcome, Variant};
 use ordering::{Histories, MovePicker, OrderContext};
 use score::{is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use timeman::{Limits, TimeManager};
@@ -35,6 +35,8 @@ pub struct SearchShared {
     pub stop: AtomicBool,
     /// True while pondering; cleared by `ponderhit`, which starts our clock.
     pub pondering: AtomicBool,
+    /// Nodes searched by all threads (each adds its count every 1024 nodes).
+    pub nodes: AtomicU64,
 }
 
 impl SearchShared {
@@ -44,6 +46,7 @@ impl SearchShared {
             tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
         }
     }
 }
@@ -60,6 +63,9 @@ pub struct SearchOptions {
     /// Minesweeper: weigh moves onto possibly mined squares by their mine probability
     /// (chance nodes). Off, unknown squares count as safe.
     pub mine_chance: bool,
+    /// 0 for the main thread; helper threads of Lazy SMP count from 1. Helpers report
+    /// nothing, leave the clock to the main thread and stop when it stops.
+    pub thread: usize,
 }
 
 impl Default for SearchOptions {
@@ -69,6 +75,7 @@ impl Default for SearchOptions {
             move_overhead: 10,
             searchmoves: Vec::new(),
             mine_chance: true,
+            thread: 0,
         }
     }
 }
@@ -163,6 +170,40 @@ impl Default for Frame {
     }
 }
 
+/// How settled the search is, for time management: the best move's age in
+/// iterations and the score's trend.
+#[derive(Clone, Copy, Debug, Default)]
+struct Stability {
+    best: Move,
+    /// Consecutive iterations that kept the best move.
+    same_best: u32,
+    last_score: Option<i32>,
+    /// Score lost since the previous iteration (centipawns, 0 if it rose).
+    drop: i32,
+}
+
+impl Stability {
+    fn update(&mut self, best: Move, score: i32) {
+        self.same_best = if best == self.best { self.same_best + 1 } else { 0 };
+        self.best = best;
+        self.drop = self.last_score.map_or(0, |s| (s - score).max(0));
+        self.last_score = Some(score);
+    }
+
+    /// Factor on the soft time limit: more time when the best move just changed or
+    /// the score is falling, less when the same move has survived many iterations.
+    fn time_scale(&self) -> f64 {
+        let move_factor = match self.same_best {
+            0 => 1.4,
+            1 => 1.15,
+            2..=4 => 1.0,
+            _ => 0.75,
+        };
+        let score_factor = 1.0 + (self.drop.min(100) as f64) / 200.0;
+        move_factor * score_factor
+    }
+}
+
 /// Frames before ply 0, so `ply - 2` never underflows.
 const STACK_OFFSET: usize = 2;
 
@@ -181,6 +222,10 @@ pub struct Searcher<V: Variant> {
     time: TimeManager,
     stopped: bool,
     was_pondering: bool,
+    /// Whether this is a Lazy SMP helper thread.
+    helper: bool,
+    /// Nodes already added to the shared count.
+    flushed: u64,
     belief: Option<Belief>,
     _variant: std::marker::PhantomData<V>,
 }
@@ -217,6 +262,8 @@ impl<V: Variant> Searcher<V> {
             time: TimeManager::new(&Limits::default(), crate::types::Color::White, 0, Instant::now()),
             stopped: false,
             was_pondering: false,
+            helper: false,
+            flushed: 0,
             belief: None,
             _variant: std::marker::PhantomData,
         }
@@ -246,6 +293,8 @@ impl<V: Variant> Searcher<V> {
         let start = Instant::now();
         self.time = TimeManager::new(limits, root.side_to_move(), options.move_overhead, start);
         self.nodes = 0;
+        self.flushed = 0;
+        self.helper = options.thread > 0;
         self.seldepth = 0;
         self.stopped = false;
         self.was_pondering = shared.pondering.load(Ordering::Relaxed);
@@ -291,7 +340,10 @@ impl<V: Variant> Searcher<V> {
             .clamp(1, MAX_PLY as i32 - 1);
         let lines = options.multipv.clamp(1, root_moves.len());
         let mut previous = vec![0; lines];
+        let mut stability = Stability::default();
         for depth in 1..=max_depth {
+            // Lazy SMP: odd helpers search one ply deeper, so threads spread over depths.
+            let depth = (depth + (options.thread % 2) as i32).min(max_depth);
             for pv_idx in 0..lines {
                 self.aspiration(root, depth, pv_idx, previous[pv_idx], &mut root_moves, &ctx);
                 if self.stopped {
@@ -302,25 +354,33 @@ impl<V: Variant> Searcher<V> {
                 break;
             }
             result.depth = depth;
+            let nodes = self.total_nodes(shared);
             for (i, rm) in root_moves.iter().take(lines).enumerate() {
                 previous[i] = rm.score;
+                if self.helper {
+                    continue;
+                }
                 reporter.iteration(&IterationInfo {
                     depth,
                     seldepth: self.seldepth,
                     multipv: i + 1,
                     score: rm.score,
-                    nodes: self.nodes,
+                    nodes,
                     elapsed: start.elapsed(),
                     hashfull: shared.tt.hashfull(),
                     pv: &rm.pv,
                 });
             }
-            if self.stopped || self.iteration_limit_reached(limits, &root_moves, lines) {
+            stability.update(root_moves[0].mv, root_moves[0].score);
+            if self.stopped
+                || (!self.helper && self.iteration_limit_reached(limits, &root_moves, lines, &stability))
+            {
                 break;
             }
         }
         // `infinite` and pondering must not answer before `stop` / `ponderhit`.
-        while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+        while !self.helper
+            && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
             && !shared.stop.load(Ordering::Relaxed)
         {
             std::thread::sleep(Duration::from_millis(1));
@@ -334,7 +394,7 @@ impl<V: Variant> Searcher<V> {
             .take(lines)
             .map(|rm| (rm.mv, rm.score))
             .collect();
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes(shared);
         result.ponder = match best.pv.get(1) {
             Some(&m) => m,
             None => self.ponder_from_tt(root, best.mv, shared),
@@ -378,7 +438,13 @@ impl<V: Variant> Searcher<V> {
     }
 
     /// Whether a completed iteration satisfied the limits (mate found, time used).
-    fn iteration_limit_reached(&self, limits: &Limits, rms: &[RootMove], lines: usize) -> bool {
+    fn iteration_limit_reached(
+        &self,
+        limits: &Limits,
+        rms: &[RootMove],
+        lines: usize,
+        stability: &Stability,
+    ) -> bool {
         let best = rms[0].score;
         if let Some(moves) = limits.mate {
             if best >= mate_in(2 * moves as usize) {
@@ -392,7 +458,7 @@ impl<V: Variant> Searcher<V> {
         if rms.len() == 1 && lines == 1 && limits.has_clock() {
             return true;
         }
-        self.time.soft_expired(1.0)
+        self.time.soft_expired(stability.time_scale())
     }
 
     /// Searches line `pv_idx` at `depth`, first with a narrow window around the
@@ -499,9 +565,14 @@ impl<V: Variant> Searcher<V> {
             return true;
         }
         if self.nodes & 1023 == 0 {
+            shared
+                .nodes
+                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
             if shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
-            } else if shared.pondering.load(Ordering::Relaxed) {
+            } else if self.helper || shared.pondering.load(Ordering::Relaxed) {
+                // Helpers leave the clock to the main thread; pondering is not on it yet.
                 // Not on the clock yet.
             } else {
                 if self.was_pondering {
@@ -515,6 +586,11 @@ impl<V: Variant> Searcher<V> {
             }
         }
         self.stopped
+    }
+
+    /// Nodes searched by all threads so far.
+    fn total_nodes(&self, shared: &SearchShared) -> u64 {
+        shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed
     }
 
     /// Whether the position (below the root) is drawn by rule: repetition, the
