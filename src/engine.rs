@@ -3,6 +3,8 @@
 //! it; it never reads or writes a stream itself.
 
 use crate::eval::{default_params, params::EvalParams};
+use crate::skill::Skill;
+use rand::SeedableRng;
 use crate::game::{AnyGame, PositionError};
 use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
@@ -35,6 +37,25 @@ pub struct EngineOptions {
     pub move_overhead: u64,
     /// Minesweeper: what the search may know of the mines.
     pub mine_knowledge: MineKnowledge,
+    /// `Skill Level`, 0-20.
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`: play at `elo` instead of `skill_level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `UCI_AnalyseMode`.
+    pub analyse_mode: bool,
+}
+
+impl EngineOptions {
+    /// The playing level the options ask for.
+    pub fn skill(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::new(self.skill_level)
+        }
+    }
 }
 
 /// What a minesweeper search may know of the mines (UCI `Mine Knowledge`).
@@ -73,6 +94,10 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead: 10,
             mine_knowledge: MineKnowledge::Public,
+            skill_level: crate::skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: crate::skill::ELO_MAX,
+            analyse_mode: false,
         }
     }
 }
@@ -153,6 +178,12 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     searchers: Arc<Mutex<Searchers>>,
     running: Option<Running>,
+    /// Parameters loaded through `EvalFile`, per variant.
+    params_override: Vec<(VariantKind, Arc<EvalParams>)>,
+    /// Random per engine instance, so weakened play differs between sessions.
+    salt: u64,
+    /// Searches started, mixed into the weakened choice.
+    searches: u64,
 }
 
 impl Default for Engine {
@@ -172,6 +203,9 @@ impl Engine {
             options,
             searchers: Arc::new(Mutex::new(Searchers::default())),
             running: None,
+            params_override: Vec::new(),
+            salt: rand::random(),
+            searches: 0,
         }
     }
 
@@ -192,7 +226,10 @@ impl Engine {
 
     /// The evaluation parameters in use for the selected variant.
     pub fn params(&self) -> Arc<EvalParams> {
-        default_params(self.variant)
+        self.params_override
+            .iter()
+            .find(|(v, _)| *v == self.variant)
+            .map_or_else(|| default_params(self.variant), |(_, p)| Arc::clone(p))
     }
 
     /// Whether a search is running.
@@ -213,10 +250,24 @@ impl Engine {
     }
 
     /// Resizes the transposition table (clearing it).
-    pub fn set_hash(&mut self, mib: usize) {
+    ///
+    /// # Errors
+    /// The memory cannot be reserved; the old table stays.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), String> {
         self.stop();
-        self.options.hash_mib = mib;
-        self.tt = Arc::new(TranspositionTable::new(mib));
+        // Free the old table first so its memory can be reused.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mib) {
+            Some(tt) => {
+                self.tt = Arc::new(tt);
+                self.options.hash_mib = mib;
+                Ok(())
+            }
+            None => {
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+                Err(format!("cannot allocate {mib} MiB; keeping {} MiB", self.options.hash_mib))
+            }
+        }
     }
 
     /// Sets the number of search threads.
@@ -232,6 +283,54 @@ impl Engine {
     /// Sets what a minesweeper search may know of the mines.
     pub fn set_mine_knowledge(&mut self, knowledge: MineKnowledge) {
         self.options.mine_knowledge = knowledge;
+    }
+
+    /// Sets `Skill Level` (0-20).
+    pub fn set_skill_level(&mut self, level: u8) {
+        self.options.skill_level = level.min(crate::skill::MAX_LEVEL);
+    }
+
+    /// Sets `UCI_LimitStrength`.
+    pub fn set_limit_strength(&mut self, on: bool) {
+        self.options.limit_strength = on;
+    }
+
+    /// Sets `UCI_Elo`.
+    pub fn set_elo(&mut self, elo: u32) {
+        self.options.elo = elo;
+    }
+
+    /// Sets `UCI_AnalyseMode`.
+    pub fn set_analyse_mode(&mut self, on: bool) {
+        self.options.analyse_mode = on;
+    }
+
+    /// Loads evaluation parameters from `path` for the variant the file names
+    /// (`EvalFile`); `<embedded>` or an empty value returns to the embedded ones.
+    /// Returns a line to show the user.
+    ///
+    /// # Errors
+    /// The file cannot be read, names an unknown variant, or fails validation.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<Option<String>, String> {
+        let path = path.trim();
+        if path.is_empty() || path == "<embedded>" {
+            self.params_override.clear();
+            return Ok(Some("EvalFile: embedded parameters".to_string()));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let variant = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .find(|l| !l.is_empty())
+            .and_then(|header| header.split_whitespace().nth(2))
+            .ok_or_else(|| format!("{path}: no 'sapper-eval 1 <variant>' header"))?
+            .parse::<VariantKind>()
+            .map_err(|e| e.to_string())?;
+        let params = EvalParams::parse_named(path, &text, variant).map_err(|e| format!("{path}: {e}"))?;
+        let line = format!("EvalFile: {path} loaded for {variant} (hash {})", params.hash);
+        self.params_override.retain(|(v, _)| *v != variant);
+        self.params_override.push((variant, Arc::new(params)));
+        Ok(Some(line))
     }
 
     /// Sets the move overhead, milliseconds.
@@ -304,8 +403,14 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(Arc::clone(&self.tt)));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let knowledge = self.options.mine_knowledge;
+        let skill = self.options.skill();
+        let mut limits = limits;
+        if let Some(budget) = skill.node_limit() {
+            limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+        }
         let options = SearchOptions {
-            multipv: self.options.multipv,
+            multipv: self.options.multipv.max(skill.multipv()),
+            analysis: self.options.analyse_mode,
             move_overhead: self.options.move_overhead,
             searchmoves,
             mine_chance: knowledge != MineKnowledge::Ignore,
@@ -320,6 +425,9 @@ impl Engine {
         let searchers = Arc::clone(&self.searchers);
         let thread_shared = Arc::clone(&shared);
         let threads = self.options.threads;
+        // Weaker levels vary their choices from game to game.
+        self.searches = self.searches.wrapping_add(1);
+        let salt = self.salt ^ self.searches;
         let handle = std::thread::spawn(move || {
             let mut guard = match searchers.lock() {
                 Ok(g) => g,
@@ -361,6 +469,18 @@ impl Engine {
                 thread_shared.stop.store(true, Ordering::Relaxed);
                 result
             });
+            let mut result = result;
+            if skill.is_limited() {
+                // A weaker level picks among the best lines (see `skill`).
+                let seed = game.position.key() ^ salt;
+                let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+                if let Some(m) = skill.pick(&result.lines, &mut rng) {
+                    if m != result.best {
+                        result.best = m;
+                        result.ponder = Move::NONE;
+                    }
+                }
+            }
             listener.done(&result);
         });
         self.running = Some(Running { shared, handle });

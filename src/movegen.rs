@@ -44,15 +44,94 @@ impl<V: Variant> Position<V> {
         if self.special_outcome().is_some() {
             return;
         }
-        let start = list.len();
-        if V::EXPLOSIONS || self.checkers().is_empty() {
-            self.generate(GenType::All, list);
-        } else {
-            self.generate_evasions(list);
+        if V::EXPLOSIONS {
+            return self.generate_legal_atomic(list);
         }
+        let us = self.side_to_move();
+        let Some(king) = self.king(us) else { return };
+        let check = self.in_check();
+        let checkers = self.checkers();
+        let start = list.len();
+        // Pieces other than the king: out of check anywhere, in single check onto the
+        // checker or between it and the king, in double check nowhere.
+        if !check {
+            self.generate_pieces(GenType::All, self.color(!us), !self.occupied(), list);
+        } else if !checkers.more_than_one() {
+            let block = V::G::between(king, checkers.lsb());
+            self.generate_pieces(GenType::All, checkers, block, list);
+        }
+        // Of those, only moves of pinned pieces and en passant can be illegal (and in
+        // minesweeper, in check, interpositions onto possible mines).
+        let test_all = V::MINES && check;
+        if test_all || self.pinned().any() || self.ep_square().is_some() {
+            let mut i = start;
+            while i < list.len() {
+                let m = list[i];
+                let needs_test = test_all || self.pinned().has(m.from()) || m.kind() == MoveKind::EnPassant;
+                if !needs_test || self.is_legal(m) {
+                    i += 1;
+                } else {
+                    list.swap_remove(i);
+                }
+            }
+        }
+        // King steps onto squares the enemy does not attack (with the king lifted, so
+        // it shields nothing behind it).
+        let steps = V::G::king_attacks(king) & !self.color(us);
+        let lifted = self.occupied().without(king);
+        let safe = if steps.count() > 3 {
+            steps & !self.attacked_by(!us, lifted)
+        } else {
+            let mut safe = Bb::<V>::EMPTY;
+            for to in steps.squares() {
+                if !self.attacks_for_king_safety(to, !us, lifted) {
+                    safe = safe.with(to);
+                }
+            }
+            safe
+        };
+        push_all(list, king, safe);
+        if !check {
+            self.generate_castling(list);
+            V::generate_extra(self, GenType::All, list);
+        }
+    }
+
+    /// Atomic: pseudo-legal moves, then a test of those that can be illegal: king
+    /// steps, moves of pinned pieces, captures (explosions), and all moves in check.
+    fn generate_legal_atomic(&self, list: &mut MoveList) {
+        let start = list.len();
+        self.generate(GenType::All, list);
+        let us = self.side_to_move();
+        let them = self.color(!us);
+        let Some(king) = self.king(us) else { return };
+        let check = self.in_check();
+        // With many king steps, one map of the enemy's attacks (the king lifted) is
+        // cheaper than a test per step.
+        let danger = if !check && (V::G::king_attacks(king) & !self.occupied()).count() > 3 {
+            Some(self.attacked_by(!us, self.occupied().without(king)))
+        } else {
+            None
+        };
+        // A square next to the enemy king is never attacked (rule 5).
+        let connected = self.king(!us).map_or(Bb::<V>::EMPTY, V::G::king_attacks);
         let mut i = start;
         while i < list.len() {
-            if self.is_legal(list[i]) {
+            let m = list[i];
+            let king_step = m.from() == king && m.kind() != MoveKind::Castle;
+            let legal = match danger {
+                Some(danger) if king_step => !danger.has(m.to()) || connected.has(m.to()),
+                _ if check
+                    || king_step
+                    || self.pinned().has(m.from())
+                    || m.kind() == MoveKind::EnPassant
+                    || them.has(m.to()) =>
+                {
+                    self.is_legal(m)
+                }
+                _ => true,
+            };
+            if legal {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -83,27 +162,17 @@ impl<V: Variant> Position<V> {
         V::generate_extra(self, gen, list);
     }
 
-    /// Check evasions in chess-like variants: king moves, and with a single checker,
-    /// captures of it and interpositions.
-    fn generate_evasions(&self, list: &mut MoveList) {
-        let us = self.side_to_move();
-        let Some(king) = self.king(us) else { return };
-        let checkers = self.checkers();
-        if checkers.more_than_one() {
-            let targets = V::G::king_attacks(king) & !self.color(us);
-            for to in targets.squares() {
-                list.push(Move::normal(king, to));
-            }
-            return;
-        }
-        let checker = checkers.lsb();
-        let block = V::G::between(king, checker);
-        self.generate_targets(GenType::All, checkers, block, list);
-    }
-
     /// Moves of every piece to `captures` (enemy-occupied) or `quiets` (empty) squares.
     /// King moves are never restricted (their legality is tested square by square).
     fn generate_targets(&self, gen: GenType, captures: Bb<V>, quiets: Bb<V>, list: &mut MoveList) {
+        self.generate_pieces(gen, captures, quiets, list);
+        if let Some(king) = self.king(self.side_to_move()) {
+            push_all(list, king, V::G::king_attacks(king) & self.king_targets(gen));
+        }
+    }
+
+    /// Moves of every piece but the king to `captures` or `quiets` squares.
+    fn generate_pieces(&self, gen: GenType, captures: Bb<V>, quiets: Bb<V>, list: &mut MoveList) {
         let us = self.side_to_move();
         let occupied = self.occupied();
         let captures = captures & !self.self_destructive_captures();
@@ -120,9 +189,6 @@ impl<V: Variant> Position<V> {
         let straight = self.pieces(us, Role::Rook) | self.pieces(us, Role::Queen);
         for from in straight.squares() {
             push_all(list, from, V::G::rook_attacks(from, occupied) & targets);
-        }
-        if let Some(king) = self.king(us) {
-            push_all(list, king, V::G::king_attacks(king) & self.king_targets(gen));
         }
     }
 
@@ -440,7 +506,5 @@ impl<V: Variant> Position<V> {
 
 #[inline(always)]
 fn push_all<B: BitBoard>(list: &mut MoveList, from: Square, targets: B) {
-    for to in targets.squares() {
-        list.push(Move::normal(from, to));
-    }
+    list.extend(targets.squares().map(|to| Move::normal(from, to)));
 }

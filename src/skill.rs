@@ -14,6 +14,18 @@ use rand::Rng;
 /// The strongest level: full search, best move.
 pub const MAX_LEVEL: u8 = 20;
 
+/// The chess Elo of levels 0 to 19 (level 20 is unlimited), anchored to Stockfish's
+/// own `UCI_Elo` scale; see README "Difficulty" for the measurement.
+pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize] = [
+    800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900, 2000, 2100, 2200, 2300, 2400, 2500,
+    2600, 2700,
+];
+
+/// Lowest `UCI_Elo`.
+pub const ELO_MIN: u32 = ELO_OF_LEVEL[0];
+/// Highest `UCI_Elo` (level 19).
+pub const ELO_MAX: u32 = ELO_OF_LEVEL[MAX_LEVEL as usize - 1];
+
 /// Lines searched below the maximum level.
 const LINES: usize = 4;
 
@@ -38,6 +50,12 @@ impl Skill {
         Skill {
             level: level.min(MAX_LEVEL),
         }
+    }
+
+    /// The highest level whose Elo does not exceed `elo` (UCI_LimitStrength).
+    pub fn from_elo(elo: u32) -> Skill {
+        let level = ELO_OF_LEVEL.iter().rposition(|&e| e <= elo).unwrap_or(0);
+        Skill::new(level as u8)
     }
 
     /// The level.
@@ -130,6 +148,14 @@ mod tests {
             picked_close += usize::from(m == close);
         }
         assert!(picked_close > 100, "{picked_close}");
+    }
+
+    #[test]
+    fn elo_maps_to_levels_monotonically() {
+        assert_eq!(Skill::from_elo(ELO_MIN).level(), 0);
+        assert_eq!(Skill::from_elo(ELO_MAX).level(), MAX_LEVEL - 1);
+        assert!(ELO_OF_LEVEL.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(Skill::from_elo(ELO_OF_LEVEL[7] + 1).level(), 7);
     }
 
     #[test]

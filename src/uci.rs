@@ -12,6 +12,7 @@ use crate::game::AnyGame;
 use crate::moves::Move;
 use crate::perft::divide;
 use crate::search::score;
+use crate::skill;
 use crate::search::timeman::Limits;
 use crate::search::{IterationInfo, Reporter, SearchResult};
 use crate::variant::{Variant, VariantKind};
@@ -55,6 +56,9 @@ enum OptionKind {
     },
     Check {
         default: bool,
+    },
+    Str {
+        default: &'static str,
     },
     Combo {
         default: &'static str,
@@ -110,6 +114,38 @@ const OPTIONS: &[UciOption] = &[
         },
     },
     UciOption {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: skill::MAX_LEVEL as i64,
+            min: 0,
+            max: skill::MAX_LEVEL as i64,
+        },
+    },
+    UciOption {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+    },
+    UciOption {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: skill::ELO_MAX as i64,
+            min: skill::ELO_MIN as i64,
+            max: skill::ELO_MAX as i64,
+        },
+    },
+    UciOption {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+    },
+    UciOption {
+        name: "UCI_AnalyseMode",
+        kind: OptionKind::Check { default: false },
+    },
+    UciOption {
+        name: "EvalFile",
+        kind: OptionKind::Str { default: "<embedded>" },
+    },
+    UciOption {
         name: "Mine Knowledge",
         kind: OptionKind::Combo {
             default: "public",
@@ -129,6 +165,7 @@ const OPTIONS: &[UciOption] = &[
 pub struct Uci {
     engine: Engine,
     out: Output,
+    show_wdl: bool,
 }
 
 impl Uci {
@@ -137,6 +174,7 @@ impl Uci {
         Uci {
             engine: Engine::new(),
             out,
+            show_wdl: false,
         }
     }
 
@@ -214,6 +252,7 @@ impl Uci {
                     format!("option name {} type check default {default}", opt.name)
                 }
                 OptionKind::Button => format!("option name {} type button", opt.name),
+                OptionKind::Str { default } => format!("option name {} type string default {default}", opt.name),
                 OptionKind::Combo { default, vars } => {
                     let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
                     format!(
@@ -253,7 +292,13 @@ impl Uci {
                     ));
                 };
                 match opt.name {
-                    "Hash" => self.engine.set_hash(v as usize),
+                    "Skill Level" => self.engine.set_skill_level(v as u8),
+                    "UCI_Elo" => self.engine.set_elo(v as u32),
+                    "Hash" => {
+                        if let Err(e) = self.engine.set_hash(v as usize) {
+                            self.error(&format!("setoption: Hash: {e}"));
+                        }
+                    }
                     "Threads" => self.engine.set_threads(v as usize),
                     "MultiPV" => self.engine.set_multipv(v as usize),
                     "Move Overhead" => self.engine.set_move_overhead(v as u64),
@@ -261,13 +306,32 @@ impl Uci {
                 }
             }
             OptionKind::Check { .. } => {
-                if !value.eq_ignore_ascii_case("true") && !value.eq_ignore_ascii_case("false") {
-                    self.error(&format!(
-                        "setoption: {} needs true or false, got '{value}'",
-                        opt.name
-                    ));
+                let on = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return self.error(&format!(
+                            "setoption: {} needs true or false, got '{value}'",
+                            opt.name
+                        ))
+                    }
+                };
+                match opt.name {
+                    "UCI_LimitStrength" => self.engine.set_limit_strength(on),
+                    "UCI_ShowWDL" => self.show_wdl = on,
+                    "UCI_AnalyseMode" => self.engine.set_analyse_mode(on),
+                    // Ponder only tells the engine that `go ponder` may come.
+                    _ => {}
                 }
-                // Ponder only tells the engine that `go ponder` may come: nothing to set.
+            }
+            OptionKind::Str { .. } => {
+                if opt.name == "EvalFile" {
+                    match self.engine.set_eval_file(&value) {
+                        Ok(Some(text)) => self.say(&format!("info string {text}")),
+                        Ok(None) => {}
+                        Err(e) => self.error(&format!("setoption: EvalFile: {e}; parameters unchanged")),
+                    }
+                }
             }
             OptionKind::Combo { vars, .. } => {
                 // Combo values match exactly (UCI.md).
@@ -370,11 +434,13 @@ impl Uci {
         }
         let listener = Box::new(UciListener {
             out: Arc::clone(&self.out),
+            show_wdl: self.show_wdl,
         });
         if let Err(e) = self.engine.go(limits.clone(), &searchmoves, listener) {
             self.error(&format!("go: {e}; searching all moves"));
             let listener = Box::new(UciListener {
                 out: Arc::clone(&self.out),
+                show_wdl: self.show_wdl,
             });
             // Searching without the bad restriction still answers with a legal move.
             let _ = self.engine.go(limits, &[], listener);
@@ -473,11 +539,12 @@ fn is_go_keyword(token: &str) -> bool {
 /// Prints search progress and the final `bestmove` as UCI lines.
 struct UciListener {
     out: Output,
+    show_wdl: bool,
 }
 
 impl Reporter for UciListener {
     fn iteration(&mut self, info: &IterationInfo) {
-        emit(&self.out, &info_line(info));
+        emit(&self.out, &info_line(info, self.show_wdl));
     }
 }
 
@@ -502,11 +569,19 @@ impl SearchListener for UciListener {
 }
 
 /// The `info` line of one principal variation.
-pub fn info_line(info: &IterationInfo) -> String {
+/// The `info` line of one principal variation; with `show_wdl`, the score's
+/// win/draw/loss expectation per mille (`wdl W D L`) follows it.
+pub fn info_line(info: &IterationInfo, show_wdl: bool) -> String {
     let ms = info.elapsed.as_millis().max(1) as u64;
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    let wdl = if show_wdl {
+        let (w, d, l) = score::wdl(info.score);
+        format!(" wdl {w} {d} {l}")
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{wdl} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,

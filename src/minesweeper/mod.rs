@@ -119,6 +119,9 @@ pub struct MineState {
     /// Search below a public root: squares revealed there whose content the search
     /// cannot know (the numbers they show depend on the unknown layout).
     pub(crate) unseen: u32,
+    /// Search below a public root: squares known to be mine-free without a recorded
+    /// outcome (a king or a sapper action cleared them, or a mine was removed).
+    pub(crate) cleared: u32,
     /// Search below a public root: landing squares where the line found a mine.
     pub(crate) found_mine: u32,
     /// Search below a public root: landing squares where the line found none.
@@ -180,7 +183,9 @@ impl MineState {
         }
     }
 
-    /// Removes a mine known to be on zone square `i`.
+    /// Removes a mine known to be on zone square `i`. The numbers around it drop
+    /// (rule 5); in a public position the square's own number depends on hidden
+    /// mines, so it becomes unseen (and known to be empty).
     fn remove_mine(&mut self, i: usize) {
         let bit = 1u32 << i;
         self.mines &= !bit;
@@ -188,7 +193,22 @@ impl MineState {
         self.counter = self.counter.saturating_sub(1);
         if self.full {
             self.recount();
+        } else {
+            let mut shown = ZONE_NEIGHBOURS[i] & self.revealed_numbers();
+            while shown != 0 {
+                let j = shown.trailing_zeros() as usize;
+                self.numbers[j] = self.numbers[j].saturating_sub(1);
+                shown &= shown - 1;
+            }
+            self.unseen |= bit;
+            self.cleared |= bit;
         }
+    }
+
+    /// Squares the search knows to be empty of mines below a public root.
+    #[inline(always)]
+    fn known_empty(&self) -> u32 {
+        self.cleared | self.found_mine | self.found_safe
     }
 
     /// Lifts the fog from the zone squares in `ring` (rule 4).
@@ -231,6 +251,9 @@ impl MineState {
             };
             key ^= zobrist::minefield(ZONE_FIRST as usize + i, state);
             // What a search line learned is part of its belief state.
+            if self.cleared & bit != 0 {
+                key ^= zobrist::minefield(ZONE_FIRST as usize + i, 15);
+            }
             if self.found_mine & bit != 0 {
                 key ^= zobrist::minefield(ZONE_FIRST as usize + i, 13);
             }
@@ -339,6 +362,10 @@ impl Variant for Minesweeper {
             return true;
         }
         // Rule 13: the move must also be safe were the piece destroyed on landing.
+        // Out of check, only a pinned piece's disappearance can expose the king.
+        if !pos.in_check() && !pos.pinned().has(m.from()) {
+            return true;
+        }
         let Some(king) = pos.king(us) else { return true };
         let vanished = pos.occupied().without(m.from());
         !pos.attacks_for_king_safety(king, !us, vanished) || !may_hold_mine(pos, m.to())
@@ -366,7 +393,7 @@ impl Variant for Minesweeper {
         if st.discovered & bit != 0 {
             return 1.0;
         }
-        if (st.fog & !st.swept | st.unseen) & bit == 0 {
+        if (st.fog & !st.swept | st.unseen) & !st.known_empty() & bit == 0 {
             return 0.0;
         }
         belief.map_or(0.0, |b| b.probability(st, i))
@@ -451,9 +478,11 @@ impl Variant for Minesweeper {
                 if st.fog & bit != 0 {
                     st.swept |= bit;
                 }
-                // Below a public root the search cannot know what was there; it is
-                // mine-free now.
-                st.unseen &= !bit;
+                if !st.full {
+                    // Below a public root the search cannot know what was there; it
+                    // is mine-free now.
+                    st.cleared |= bit;
+                }
                 st.lift_fog_if_all_found();
             }
         } else {
@@ -467,12 +496,16 @@ impl Variant for Minesweeper {
             for &to in landings {
                 if let Some(i) = zone_index(to) {
                     let bit = 1u32 << i;
+                    let discovered = st.discovered & bit != 0;
                     let mined = if st.full {
                         st.mines & bit != 0
                     } else {
-                        mine.unwrap_or(st.discovered & bit != 0)
+                        mine.unwrap_or(discovered)
                     };
-                    if !st.full && mine.is_some() && mover.role != Role::King {
+                    // A chance move's outcome conditions the search's belief (only
+                    // squares whose content was uncertain to it).
+                    let uncertain = (st.fog & !st.swept | st.unseen) & !st.known_empty() & bit != 0;
+                    if !st.full && mine.is_some() && mover.role != Role::King && uncertain && !discovered {
                         if mined {
                             st.found_mine |= bit;
                         } else {
@@ -484,11 +517,12 @@ impl Variant for Minesweeper {
                             pos.remove_piece(to);
                         }
                         st.remove_mine(i);
+                    } else if !st.full && mover.role == Role::King {
+                        // A king removes any mine silently: the square is empty now.
+                        st.cleared |= bit;
                     }
-                    st.unseen &= !bit;
                 }
                 st.reveal(REVEAL_RING[to.index()]);
-                st.unseen &= !zone_index(to).map_or(0, |i| 1u32 << i);
                 st.lift_fog_if_all_found();
             }
         }
@@ -512,7 +546,13 @@ pub fn may_hold_mine(pos: &Position<Minesweeper>, sq: Square) -> bool {
     };
     let st = pos.state();
     let bit = 1u32 << i;
-    if st.discovered & bit != 0 || st.unseen & bit != 0 {
+    if st.discovered & bit != 0 {
+        return true;
+    }
+    if st.known_empty() & bit != 0 {
+        return false;
+    }
+    if st.unseen & bit != 0 {
         return true;
     }
     if st.fog & !st.swept & bit == 0 {

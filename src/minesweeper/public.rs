@@ -22,6 +22,7 @@ pub fn public_projection(st: &MineState) -> MineState {
         mines: 0,
         full: false,
         unseen: 0,
+        cleared: 0,
         found_mine: 0,
         found_safe: 0,
         ..*st

@@ -168,7 +168,10 @@ impl<V: Variant> Position<V> {
                 warnings.push(FenWarning::DroppedEnPassant(sq));
             }
         }
-        if let Some(their_king) = pos.king(!pos.side) {
+        // A finished game (an exploded king, a king on the hill) may leave the loser's
+        // opponent "in check": positions reached by a winning move must read back.
+        let finished = V::special_outcome(&pos).is_some();
+        if let (Some(their_king), false) = (pos.king(!pos.side), finished) {
             if pos.attacks_for_king_safety(their_king, pos.side, pos.occupied()) {
                 return Err(FenError::OpponentInCheck);
             }

@@ -211,8 +211,9 @@ impl<V: Variant> Position<V> {
         self.checkers.any()
     }
 
-    /// Pieces of the side to move pinned to their king (not maintained in atomic,
-    /// whose legality test does not use pins).
+    /// Pieces of the side to move that stand alone between their king and an enemy
+    /// slider (in atomic too, where such a piece may still move when the kings touch
+    /// or its capture explodes the slider: pins only mark moves to test).
     #[inline(always)]
     pub(crate) fn pinned(&self) -> Bb<V> {
         self.pinned
@@ -222,6 +223,32 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn state(&self) -> &V::State {
         &self.state
+    }
+
+    /// Every square `by`'s pieces attack, given `occupied` (kings included outside
+    /// atomic, where kings attack nothing).
+    pub(crate) fn attacked_by(&self, by: Color, occupied: Bb<V>) -> Bb<V> {
+        let pawns = self.pieces(by, Role::Pawn);
+        let forward = match by {
+            Color::White => pawns.north(),
+            Color::Black => pawns.south(),
+        };
+        let mut attacked = forward.east() | forward.west();
+        for sq in self.pieces(by, Role::Knight).squares() {
+            attacked |= V::G::knight_attacks(sq);
+        }
+        for sq in (self.pieces(by, Role::Bishop) | self.pieces(by, Role::Queen)).squares() {
+            attacked |= V::G::bishop_attacks(sq, occupied);
+        }
+        for sq in (self.pieces(by, Role::Rook) | self.pieces(by, Role::Queen)).squares() {
+            attacked |= V::G::rook_attacks(sq, occupied);
+        }
+        if !V::EXPLOSIONS {
+            if let Some(k) = self.king(by) {
+                attacked |= V::G::king_attacks(k);
+            }
+        }
+        attacked
     }
 
     /// Pieces of either colour attacking `sq`, given `occupied`. Kings are included;
@@ -393,16 +420,13 @@ impl<V: Variant> Position<V> {
             return;
         };
         let occupied = self.occupied();
-        if V::EXPLOSIONS {
-            self.pinned = Bb::<V>::EMPTY;
-            self.checkers = if (V::G::king_attacks(king) & self.kings_of(them)).any() {
-                Bb::<V>::EMPTY
-            } else {
-                self.attackers_to(king, occupied) & self.color(them) & !self.role(Role::King)
-            };
-            return;
-        }
-        self.checkers = self.attackers_to(king, occupied) & self.color(them);
+        self.checkers = if !V::EXPLOSIONS {
+            self.attackers_to(king, occupied) & self.color(them)
+        } else if (V::G::king_attacks(king) & self.kings_of(them)).any() {
+            Bb::<V>::EMPTY
+        } else {
+            self.attackers_to(king, occupied) & self.color(them) & !self.role(Role::King)
+        };
         let bishops = self.role(Role::Bishop) | self.role(Role::Queen);
         let rooks = self.role(Role::Rook) | self.role(Role::Queen);
         let snipers = ((V::G::bishop_attacks(king, Bb::<V>::EMPTY) & bishops)
@@ -455,9 +479,9 @@ impl<V: Variant> Position<V> {
             debug_assert!(false, "no piece on {from} for {m} in {self:?}");
             return;
         };
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_ep(None);
         let mut rights = self.castling;
@@ -538,7 +562,7 @@ impl<V: Variant> Position<V> {
     /// Passes the move to the opponent (null-move pruning). Must not be called in check.
     pub fn play_null(&mut self) {
         self.set_ep(None);
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
         self.key ^= zobrist::SIDE;
         self.update_check_info();

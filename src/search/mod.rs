@@ -66,6 +66,8 @@ pub struct SearchOptions {
     /// 0 for the main thread; helper threads of Lazy SMP count from 1. Helpers report
     /// nothing, leave the clock to the main thread and stop when it stops.
     pub thread: usize,
+    /// Analysis (UCI_AnalyseMode): search even a forced move until the limit.
+    pub analysis: bool,
 }
 
 impl Default for SearchOptions {
@@ -76,6 +78,7 @@ impl Default for SearchOptions {
             searchmoves: Vec::new(),
             mine_chance: true,
             thread: 0,
+            analysis: false,
         }
     }
 }
@@ -224,6 +227,8 @@ pub struct Searcher<V: Variant> {
     was_pondering: bool,
     /// Whether this is a Lazy SMP helper thread.
     helper: bool,
+    /// Whether the GUI analyses rather than plays.
+    analysis: bool,
     /// Nodes already added to the shared count.
     flushed: u64,
     belief: Option<Belief>,
@@ -263,6 +268,7 @@ impl<V: Variant> Searcher<V> {
             stopped: false,
             was_pondering: false,
             helper: false,
+            analysis: false,
             flushed: 0,
             belief: None,
             _variant: std::marker::PhantomData,
@@ -295,6 +301,7 @@ impl<V: Variant> Searcher<V> {
         self.nodes = 0;
         self.flushed = 0;
         self.helper = options.thread > 0;
+        self.analysis = options.analysis;
         self.seldepth = 0;
         self.stopped = false;
         self.was_pondering = shared.pondering.load(Ordering::Relaxed);
@@ -332,8 +339,13 @@ impl<V: Variant> Searcher<V> {
                 Some(Outcome::Decisive { .. }) => mated_in(0),
                 _ => 0,
             };
+            self.wait_for_stop(limits, shared);
             return result;
         }
+        // A root drawn by rule (dead material, the 50-move rule, a third repetition)
+        // still gets a move, but its score is a draw (UCI.md).
+        let root_draw = root.is_drawn_material() || root.is_fifty_move_draw() || is_threefold(root, game_keys);
+        let mut completed: Option<Vec<RootMove>> = None;
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 1)
@@ -350,8 +362,11 @@ impl<V: Variant> Searcher<V> {
                     break;
                 }
             }
-            if self.stopped && depth > 1 {
+            if self.stopped {
                 break;
+            }
+            if root_draw {
+                root_moves.iter_mut().for_each(|rm| rm.score = 0);
             }
             result.depth = depth;
             let nodes = self.total_nodes(shared);
@@ -372,19 +387,26 @@ impl<V: Variant> Searcher<V> {
                 });
             }
             stability.update(root_moves[0].mv, root_moves[0].score);
+            completed = Some(root_moves.clone());
             if self.stopped
                 || (!self.helper && self.iteration_limit_reached(limits, &root_moves, lines, &stability))
             {
                 break;
             }
         }
-        // `infinite` and pondering must not answer before `stop` / `ponderhit`.
-        while !self.helper
-            && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
-            && !shared.stop.load(Ordering::Relaxed)
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        self.wait_for_stop(limits, shared);
+        // An interrupted iteration counts only if it found a new best move with a
+        // score; otherwise the last completed iteration decides.
+        let interrupted_best = root_moves[0].score > -INFINITE;
+        let root_moves = match completed {
+            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => done,
+            _ => {
+                for rm in root_moves.iter_mut().filter(|rm| rm.score == -INFINITE || root_draw) {
+                    rm.score = 0;
+                }
+                root_moves
+            }
+        };
         let best = &root_moves[0];
         result.best = best.mv;
         result.score = best.score;
@@ -400,6 +422,16 @@ impl<V: Variant> Searcher<V> {
             None => self.ponder_from_tt(root, best.mv, shared),
         };
         result
+    }
+
+    /// `infinite` and pondering must not answer before `stop` / `ponderhit`.
+    fn wait_for_stop(&self, limits: &Limits, shared: &SearchShared) {
+        while !self.helper
+            && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+            && !shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// The legal root moves, restricted to `searchmoves`, in move-ordering order.
@@ -454,8 +486,8 @@ impl<V: Variant> Searcher<V> {
         if self.was_pondering || limits.infinite {
             return false;
         }
-        // A forced move needs no thought when the clock runs.
-        if rms.len() == 1 && lines == 1 && limits.has_clock() {
+        // A forced move needs no thought when the clock runs (unless analysing).
+        if rms.len() == 1 && lines == 1 && limits.has_clock() && !self.analysis {
             return true;
         }
         self.time.soft_expired(stability.time_scale())
@@ -625,4 +657,11 @@ impl<V: Variant> Searcher<V> {
         }
         self.pv_len[ply] = child_len;
     }
+}
+
+/// Whether `pos` occurs for the third time: twice among the earlier positions of the
+/// game since the last irreversible move (`keys`, oldest first).
+fn is_threefold<V: Variant>(pos: &Position<V>, keys: &[u64]) -> bool {
+    let reach = (pos.halfmove_clock() as usize).min(keys.len());
+    keys[keys.len() - reach..].iter().filter(|&&k| k == pos.key()).count() >= 2
 }

@@ -10,12 +10,12 @@
 use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
 use crate::movegen::GenType;
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind, MoveList, MAX_MOVES};
+use arrayvec::ArrayVec;
 use crate::position::Position;
 use crate::search::see::see_ge;
 use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
-use smallvec::SmallVec;
 
 /// Piece values for ordering only (centipawns, pawn..king).
 const ORDER_VALUE: [i32; 6] = [100, 300, 320, 500, 900, 0];
@@ -184,7 +184,7 @@ pub struct OrderContext {
 /// Yields pseudo-legal moves best first. The caller tests legality.
 pub struct MovePicker {
     moves: MoveList,
-    scores: SmallVec<[i32; 256]>,
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
 }
 
@@ -199,9 +199,9 @@ impl MovePicker {
         let mut moves = MoveList::new();
         pos.generate(gen, &mut moves);
         let side = pos.side_to_move();
-        let scores = moves
-            .iter()
-            .map(|&m| {
+        let mut scores = ArrayVec::new();
+        for &m in moves.iter() {
+            scores.push({
                 if m == ctx.tt_move {
                     TT_MOVE
                 } else if is_noisy(pos, m) {
@@ -223,8 +223,8 @@ impl MovePicker {
                 } else {
                     histories.quiet_score(side, piece_to(pos, m), ctx.prev)
                 }
-            })
-            .collect();
+            });
+        }
         MovePicker {
             moves,
             scores,

@@ -70,6 +70,25 @@ pub fn uci(score: i32) -> String {
     }
 }
 
+/// Win, draw and loss expectations per mille for a score (UCI `wdl`). A logistic
+/// model: the win chance is `1 / (1 + exp((A - s) / B))` and the loss chance the
+/// same for `-s`, with `A` = 150 cp (a score worth an even chance of winning) and
+/// `B` = 80 cp, set by hand to fit self-play results roughly; mates are certain.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if score <= -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    const A: f64 = 150.0;
+    const B: f64 = 80.0;
+    let s = score.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
+    let win = (1000.0 / (1.0 + ((A - s) / B).exp())).round() as u32;
+    let loss = (1000.0 / (1.0 + ((A + s) / B).exp())).round() as u32;
+    (win, 1000 - win - loss, loss)
+}
+
 /// A human form: `+1.25`, `-0.40`, `#3`, `#-2`.
 pub fn human(score: i32) -> String {
     if score >= MATE_BOUND {
@@ -95,5 +114,16 @@ mod tests {
         assert_eq!(human(mate_in(5)), "#3");
         assert_eq!(from_tt(to_tt(mate_in(9), 4), 4), mate_in(9));
         assert_eq!(from_tt(to_tt(mated_in(9), 4), 7), mated_in(12));
+    }
+
+    #[test]
+    fn wdl_is_symmetric_and_sums_to_1000() {
+        for s in [-3000, -150, -1, 0, 37, 150, 900] {
+            let (w, d, l) = wdl(s);
+            assert_eq!(w + d + l, 1000);
+            assert_eq!(wdl(-s), (l, d, w));
+        }
+        assert_eq!(wdl(150).0, 500);
+        assert_eq!(wdl(mate_in(3)), (1000, 0, 0));
     }
 }

@@ -85,12 +85,19 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `mib` MiB (at least one cluster).
     pub fn new(mib: usize) -> TranspositionTable {
+        Self::try_new(mib).unwrap_or_else(|| Self::try_new(1).expect("a 1 MiB table"))
+    }
+
+    /// A table of about `mib` MiB, or `None` if the memory cannot be reserved.
+    pub fn try_new(mib: usize) -> Option<TranspositionTable> {
         let clusters = (mib.max(1) << 20) / (ENTRY_BYTES * CLUSTER);
-        let entries = (0..clusters * CLUSTER).map(|_| Entry::default()).collect();
-        TranspositionTable {
-            entries,
+        let mut entries: Vec<Entry> = Vec::new();
+        entries.try_reserve_exact(clusters * CLUSTER).ok()?;
+        entries.extend((0..clusters * CLUSTER).map(|_| Entry::default()));
+        Some(TranspositionTable {
+            entries: entries.into_boxed_slice(),
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in MiB.
