@@ -1237,7 +1237,6 @@ fn clocks_at_their_maximum_do_not_overflow() {
 }
 
 #[test]
-#[ignore = "src/search: 1.Ra6! (mate in 2, Black in zugzwang) is never found; null-move pruning suspected"]
 fn a_zugzwang_mate_in_two_is_found() {
     let mut s = Session::new();
     s.cmd("position fen kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1");

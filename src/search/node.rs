@@ -149,7 +149,7 @@ impl<V: Variant> Searcher<V> {
         ctx: &Ctx,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, ctx);
+            return self.qsearch(pos, alpha, beta, ply, true, ctx);
         }
         self.nodes += 1;
         self.pv_len[ply] = ply;
@@ -280,11 +280,23 @@ impl<V: Variant> Searcher<V> {
                 self.histories.quiet_score(pos.side_to_move(), pt, prev)
             };
 
-            // Shallow pruning, once a move has secured a non-losing score.
+            // A move whose landing may hold a mine has two children (a chance node);
+            // any other has one, made now so that pruning can spare checks.
+            let p = self.mine_probability(pos, m);
+            let child = (!is_chance(p)).then(|| play_certain(pos, m, p));
+            let gives_check = child.as_ref().is_some_and(|c| c.in_check());
+
+            // Shallow pruning, once a move has secured a non-losing score. Checks are
+            // judged like captures (a quiet check may mate).
             if best_score > -MATE_BOUND && !critical {
-                if !noisy {
+                if !noisy && !gives_check {
                     let lmp_limit = (3 + depth * depth) as usize / (2 - usize::from(improving));
                     if LATE_MOVE_PRUNING && !PV && depth <= 8 && quiets_tried.len() >= lmp_limit {
+                        continue;
+                    }
+                    // Futility pruning: a quiet move cannot lift a position this far
+                    // below alpha.
+                    if FUTILITY && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha {
                         continue;
                     }
                     if SEE_PRUNING && depth <= 8 && !see_ge(pos, m, -50 * depth) {
@@ -329,28 +341,9 @@ impl<V: Variant> Searcher<V> {
                 }
             }
 
-            let p = self.mine_probability(pos, m);
             self.stack[si].piece_to = Some(pt);
             let mut score;
-            if is_chance(p) {
-                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1 + extension, ply, ctx);
-            } else {
-                let child = play_certain(pos, m, p);
-                let gives_check = child.in_check();
-                // Futility pruning: a quiet move that gives no check cannot lift a
-                // position this far below alpha.
-                if FUTILITY
-                    && !noisy
-                    && !in_check
-                    && !gives_check
-                    && !critical
-                    && best_score > -MATE_BOUND
-                    && depth <= 6
-                    && eval + 100 + 120 * depth <= alpha
-                {
-                    quiets_tried.push(pt);
-                    continue;
-                }
+            if let Some(child) = child {
                 let new_depth = depth - 1 + extension.max(i32::from(gives_check));
                 if legal == 1 {
                     score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
@@ -381,6 +374,8 @@ impl<V: Variant> Searcher<V> {
                         score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
                     }
                 }
+            } else {
+                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1 + extension, ply, ctx);
             }
             if self.stopped {
                 self.keys.pop();
@@ -437,15 +432,18 @@ impl<V: Variant> Searcher<V> {
         best_score
     }
 
-    /// Quiescence search: captures and queen promotions only (every move when in
-    /// check), with the static evaluation as a lower bound ("stand pat") and captures
-    /// that lose material (SEE) skipped.
+    /// Quiescence search: captures and queen promotions (every move when in check;
+    /// with `checks`, at its first ply, quiet checks too, so a quiet mate behind the
+    /// horizon is not mistaken for a quiet position), with the static evaluation as a
+    /// lower bound ("stand pat") and moves that lose material (SEE) skipped.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn qsearch(
         &mut self,
         pos: &Position<V>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
         ctx: &Ctx,
     ) -> i32 {
         self.nodes += 1;
@@ -490,7 +488,7 @@ impl<V: Variant> Searcher<V> {
             }
             alpha = alpha.max(best_score);
         }
-        let gen = if in_check { GenType::All } else { GenType::Noisy };
+        let gen = if in_check || checks { GenType::All } else { GenType::Noisy };
         let order = OrderContext {
             tt_move: tt_hit.map_or(Move::NONE, |h| h.mv),
             ..OrderContext::default()
@@ -508,10 +506,17 @@ impl<V: Variant> Searcher<V> {
             }
             let p = self.mine_probability(pos, m);
             let score = if is_chance(p) {
+                if !in_check {
+                    continue;
+                }
                 // Only check evasions onto fogged squares get here.
                 self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx)
             } else {
-                -self.qsearch(&play_certain(pos, m, p), -beta, -alpha, ply + 1, ctx)
+                let child = play_certain(pos, m, p);
+                if !in_check && !is_noisy(pos, m) && !child.in_check() {
+                    continue;
+                }
+                -self.qsearch(&child, -beta, -alpha, ply + 1, false, ctx)
             };
             if self.stopped {
                 return 0;
