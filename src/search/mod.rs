@@ -150,8 +150,6 @@ struct Frame {
     /// (piece, destination) index of the move played from this ply, `None` for a
     /// null move.
     piece_to: Option<usize>,
-    /// A move excluded from this node (singular extension's verification search).
-    excluded: Move,
     /// Killer moves: quiet moves that caused cut-offs at this ply.
     killers: [Move; 2],
     /// Whether the move played from this ply was a null move.
@@ -166,7 +164,6 @@ impl Default for Frame {
         Frame {
             eval: NO_EVAL,
             piece_to: None,
-            excluded: Move::NONE,
             killers: [Move::NONE; 2],
             null: false,
         }

@@ -5,7 +5,7 @@
 //! other open engines, kept only where matches showed a gain, see CHANGELOG.md):
 //! mate-distance pruning, transposition-table cut-offs, reverse futility pruning,
 //! null-move pruning with a zugzwang guard, internal iterative reductions, late-move
-//! pruning, futility pruning, SEE pruning, singular extensions, check extensions and
+//! pruning, futility pruning, SEE pruning, check extensions and
 //! late-move reductions. Variant care: in atomic a move that threatens to explode
 //! the enemy king is never pruned or reduced; in king of the hill neither is a king
 //! step toward a free hill square within two steps of it.
@@ -33,7 +33,6 @@ const FUTILITY: bool = true;
 const LATE_MOVE_PRUNING: bool = true;
 const INTERNAL_ITERATIVE_REDUCTIONS: bool = true;
 const SEE_PRUNING: bool = true;
-const SINGULAR_EXTENSIONS: bool = true;
 
 /// Late-move reduction by depth and move number: `0.75 + ln(d) ln(m) / 2.25`.
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
@@ -174,13 +173,8 @@ impl<V: Variant> Searcher<V> {
         }
 
         let si = ply + STACK_OFFSET;
-        let excluded = self.stack[si].excluded;
         let key = pos.key();
-        let tt_hit = if excluded.is_none() {
-            ctx.shared.tt.probe(key)
-        } else {
-            None
-        };
+        let tt_hit = ctx.shared.tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
         if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
@@ -199,8 +193,6 @@ impl<V: Variant> Searcher<V> {
         let in_check = pos.in_check();
         let eval = if in_check {
             NO_EVAL
-        } else if excluded.is_some() {
-            self.stack[si].eval
         } else {
             let raw = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
             // A stored search score bounds the true value better than the evaluation.
@@ -217,7 +209,7 @@ impl<V: Variant> Searcher<V> {
         self.stack[si].eval = eval;
         let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && eval > self.stack[si - 2].eval;
 
-        if !PV && !in_check && excluded.is_none() && !is_mate(beta) {
+        if !PV && !in_check && !is_mate(beta) {
             // Reverse futility pruning: far above beta, a quiet move will not fall below.
             if REVERSE_FUTILITY && depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta {
                 return eval;
@@ -248,7 +240,7 @@ impl<V: Variant> Searcher<V> {
         }
         // Internal iterative reduction: without a hash move the ordering is poor;
         // search shallower now, deeper on the next iteration with its move.
-        if INTERNAL_ITERATIVE_REDUCTIONS && tt_move.is_none() && depth >= 4 && excluded.is_none() {
+        if INTERNAL_ITERATIVE_REDUCTIONS && tt_move.is_none() && depth >= 4 {
             depth -= 1;
         }
 
@@ -267,7 +259,7 @@ impl<V: Variant> Searcher<V> {
         self.stack[si + 1].killers = [Move::NONE; 2];
         self.keys.push(key);
         while let Some(m) = picker.next_move() {
-            if m == excluded || !pos.is_legal(m) {
+            if !pos.is_legal(m) {
                 continue;
             }
             legal += 1;
@@ -307,44 +299,10 @@ impl<V: Variant> Searcher<V> {
                 }
             }
 
-            // Singular extension: if every other move fails well below the hash
-            // move's score, the hash move is forced; search it one ply deeper.
-            let mut extension = 0;
-            if SINGULAR_EXTENSIONS && m == tt_move && depth >= 8 && excluded.is_none() {
-                if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
-                    if hit.bound != Bound::Upper && hit.depth >= depth - 3 && !is_mate(s) {
-                        let singular_beta = s - 2 * depth;
-                        self.keys.pop();
-                        self.stack[si].excluded = m;
-                        let v = self.negamax::<false>(
-                            pos,
-                            singular_beta - 1,
-                            singular_beta,
-                            (depth - 1) / 2,
-                            ply,
-                            ctx,
-                        );
-                        self.stack[si].excluded = Move::NONE;
-                        self.keys.push(key);
-                        if self.stopped {
-                            self.keys.pop();
-                            return 0;
-                        }
-                        if v < singular_beta {
-                            extension = 1;
-                        } else if singular_beta >= beta {
-                            // Multi-cut: another move also beats beta.
-                            self.keys.pop();
-                            return singular_beta;
-                        }
-                    }
-                }
-            }
-
             self.stack[si].piece_to = Some(pt);
             let mut score;
             if let Some(child) = child {
-                let new_depth = depth - 1 + extension.max(i32::from(gives_check));
+                let new_depth = depth - 1 + i32::from(gives_check);
                 if legal == 1 {
                     score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
                 } else {
@@ -375,7 +333,7 @@ impl<V: Variant> Searcher<V> {
                     }
                 }
             } else {
-                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1 + extension, ply, ctx);
+                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1, ply, ctx);
             }
             if self.stopped {
                 self.keys.pop();
@@ -411,24 +369,19 @@ impl<V: Variant> Searcher<V> {
         self.keys.pop();
 
         if legal == 0 {
-            if excluded.is_some() {
-                return alpha;
-            }
             return if in_check { mated_in(ply) } else { 0 };
         }
-        if excluded.is_none() {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if PV && best_move.is_some() {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let stored_eval = if eval == NO_EVAL { 0 } else { eval };
-            ctx.shared
-                .tt
-                .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
-        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if eval == NO_EVAL { 0 } else { eval };
+        ctx.shared
+            .tt
+            .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
         best_score
     }
 
