@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes Sapper's hand-set starting evaluation parameters to nets/<variant>-<hash>.eval.
 
-These are the v1 values: simple formulas (pawn advancement, centralisation, a castled
-king), not tuned. Later versions come from the tuner; nets/README.md records each file.
+These are the hand-set starting values of format 2 (the linear evaluation of issue 5):
+simple formulas (pawn advancement, centralisation, a castled king) and rough values
+for the other terms, not tuned. Later versions come from the tuner; nets/README.md records each file.
 The hash in the file name is FNV-1a (32 bits) of the file's text, checked when loaded.
 """
 
@@ -64,41 +65,88 @@ MATERIAL = {
     "minesweeper": ([100, 320, 330, 480, 950, 0], [120, 300, 320, 520, 950, 0]),
 }
 
-NO_HILL = {"hill_distance_mg": [0] * 8, "hill_distance_eg": [0] * 8}
+def mobility(center, mg_step, eg_step, n):
+    return ([mg_step * (i - center) for i in range(n)], [eg_step * (i - center) for i in range(n)])
+
+
+# Terms every variant has (format 2 blocks after the piece-square tables), (mg, eg).
+COMMON = {
+    "bishop_pair": ([30], [50]),
+    "tempo": ([10], [10]),
+    "pawn_doubled": ([-10], [-20]),
+    "pawn_isolated": ([-10], [-10]),
+    "pawn_supported": ([5], [5]),
+    "pawn_passed": ([0, 0, 0, 5, 15, 30, 50, 0], [0, 5, 10, 20, 35, 60, 90, 0]),
+    "mobility_knight": mobility(4, 4, 4, 9),
+    "mobility_bishop": mobility(6, 4, 5, 14),
+    "mobility_rook": mobility(7, 2, 4, 15),
+    "mobility_queen": mobility(13, 1, 2, 28),
+    "king_shield": ([10, 5], [0, 0]),
+    "king_danger": ([-round(1.5 * b * b) for b in range(16)], [-2 * b for b in range(16)]),
+    "rook_file": ([10, 20], [5, 10]),
+    "threats": ([30, 25], [20, 15]),
+}
+
+ZERO_VARIANT_TERMS = {
+    "atomic_king_blast": 2,
+    "atomic_blast_gain": 16,
+    "atomic_king_neighbours": 5,
+    "atomic_kings_touch": 1,
+    "hill_distance": 8,
+    "hill_race": 9,
+    "hill_control": 1,
+    "hill_blockers": 2,
+    "mine_risk": 4,
+}
+
 VARIANT_TERMS = {
-    "chess": {"atomic_blast_threat": [0, 0], **NO_HILL, "mine_risk": [0, 0]},
-    "atomic": {"atomic_blast_threat": [80, 80], **NO_HILL, "mine_risk": [0, 0]},
-    "kingofthehill": {
-        "atomic_blast_threat": [0, 0],
-        "hill_distance_mg": [0, 60, 30, 15, 5, 0, 0, 0],
-        "hill_distance_eg": [0, 200, 120, 70, 35, 15, 5, 0],
-        "mine_risk": [0, 0],
+    "chess": {},
+    "atomic": {
+        # [side to move, other side]
+        "atomic_king_blast": ([150, 80], [150, 80]),
+        # best blast's net value in buckets of 100 cp: side to move, then the other
+        "atomic_blast_gain": (
+            [20, 40, 80, 120, 160, 200, 240, 280] + [10, 20, 30, 40, 50, 60, 70, 80],
+            [20, 40, 80, 120, 160, 200, 240, 280] + [10, 20, 30, 40, 50, 60, 70, 80],
+        ),
+        "atomic_king_neighbours": ([-10] * 5, [-10] * 5),
+        "atomic_kings_touch": ([30], [30]),
     },
-    # Minesweeper: chess values on a board squeezed from 10 ranks onto 8, plus half
-    # the expected loss of pieces that must still cross the fog.
-    "minesweeper": {"atomic_blast_threat": [0, 0], **NO_HILL, "mine_risk": [50, 50]},
+    "kingofthehill": {
+        "hill_distance": ([0, 60, 30, 15, 5, 0, 0, 0], [0, 200, 120, 70, 35, 15, 5, 0]),
+        "hill_race": ([-60, -40, -20, -10, 0, 10, 20, 40, 60], [-120, -80, -40, -20, 0, 20, 40, 80, 120]),
+        "hill_control": ([5], [10]),
+        "hill_blockers": ([-10, -5], [-20, -10]),
+    },
+    # Minesweeper: chess values on a board squeezed from 10 ranks onto 8, plus about
+    # half the expected loss (value x density) of pieces that must still cross the fog.
+    "minesweeper": {"mine_risk": ([-2, -2, -2, -5], [-2, -2, -3, -5])},
 }
 
 
 def render(variant: str) -> str:
-    lines = [f"sapper-eval 1 {variant}", "# v1: hand-set by scripts/initial_eval_params.py (not tuned)"]
+    lines = [f"sapper-eval 2 {variant}", "# v2 initial: hand-set by scripts/initial_eval_params.py (not tuned)"]
 
     def put(name, values, width):
         lines.append(name)
         for i in range(0, len(values), width):
             lines.append("  " + " ".join(f"{v:5}" for v in values[i : i + width]))
 
+    def block(name, mg, eg, width=10):
+        put(f"{name}_mg", mg, width)
+        put(f"{name}_eg", eg, width)
+
     mg, eg = MATERIAL[variant]
-    put("material_mg", mg, 6)
-    put("material_eg", eg, 6)
+    block("material", mg, eg)
     for role in ROLES:
         fmg, feg = PST[role]
-        put(f"pst_{role}_mg", table(fmg), 8)
-        put(f"pst_{role}_eg", table(feg), 8)
-    put("bishop_pair", [30, 50], 2)
-    put("tempo", [10], 1)
-    for name, values in VARIANT_TERMS[variant].items():
-        put(name, values, 8)
+        block(f"pst_{role}", table(fmg), table(feg), 8)
+    for name, (bmg, beg) in COMMON.items():
+        block(name, bmg, beg)
+    for name, n in ZERO_VARIANT_TERMS.items():
+        bmg, beg = VARIANT_TERMS[variant].get(name, ([0] * n, [0] * n))
+        assert len(bmg) == n and len(beg) == n, name
+        block(name, bmg, beg)
     return "\n".join(lines) + "\n"
 
 

@@ -7,8 +7,11 @@ use crate::notation::{san, san_line};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{score, IterationInfo, Reporter, SearchOptions, SearchShared, Searcher};
+use crate::skill::Skill;
 use crate::variant::Variant;
 use crate::with_game;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -23,6 +26,8 @@ pub struct AnalyzeRequest {
     pub multipv: usize,
     /// Transposition table size, MiB.
     pub hash_mib: usize,
+    /// Playing level, 0-20 (see [`crate::skill`]).
+    pub level: u8,
 }
 
 struct Printer<'w, V: Variant> {
@@ -57,10 +62,15 @@ impl<V: Variant> Reporter for Printer<'_, V> {
 /// Only I/O errors of `out`.
 pub fn run(request: &AnalyzeRequest, out: &mut dyn Write) -> std::io::Result<()> {
     let shared = SearchShared::new(Arc::new(TranspositionTable::new(request.hash_mib)));
+    let skill = Skill::new(request.level);
     let options = SearchOptions {
-        multipv: request.multipv,
+        multipv: request.multipv.max(skill.multipv()),
         ..SearchOptions::default()
     };
+    let mut limits = request.limits.clone();
+    if let Some(budget) = skill.node_limit() {
+        limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+    }
     with_game!(&request.game, g, V => {
         let params = default_params(V::KIND);
         writeln!(out, "Variant: {}", V::NAME)?;
@@ -68,7 +78,17 @@ pub fn run(request: &AnalyzeRequest, out: &mut dyn Write) -> std::io::Result<()>
         writeln!(out, "depth/sel   score       nodes     time  principal variation")?;
         let mut printer = Printer { game: g, out: &mut *out };
         let mut searcher = Searcher::<V>::new();
-        let result = searcher.search(&g.position, &g.keys, &request.limits, &options, &shared, &params, &mut printer);
+        let mut result = searcher.search(&g.position, &g.keys, &limits, &options, &shared, &params, &mut printer);
+        if skill.is_limited() {
+            let mut rng = StdRng::seed_from_u64(g.position.key());
+            if let Some(m) = skill.pick(&result.lines, &mut rng) {
+                writeln!(out, "Level {}: plays {} among the lines above", skill.level(), san(&g.position, m))?;
+                if let Some(&(_, s)) = result.lines.iter().find(|(lm, _)| *lm == m) {
+                    result.score = s;
+                }
+                result.best = m;
+            }
+        }
         if result.best.is_none() {
             writeln!(out, "No legal move: the game is over ({}).", score::human(result.score))?;
         } else {

@@ -3,8 +3,6 @@
 //! it; it never reads or writes a stream itself.
 
 use crate::eval::{default_params, params::EvalParams};
-use crate::skill::Skill;
-use rand::SeedableRng;
 use crate::game::{AnyGame, PositionError};
 use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
@@ -12,8 +10,10 @@ use crate::notation::{parse_uci_move, MoveError};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher, Silent};
+use crate::skill::Skill;
 use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
 use crate::with_game;
+use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -265,7 +265,10 @@ impl Engine {
             }
             None => {
                 self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
-                Err(format!("cannot allocate {mib} MiB; keeping {} MiB", self.options.hash_mib))
+                Err(format!(
+                    "cannot allocate {mib} MiB; keeping {} MiB",
+                    self.options.hash_mib
+                ))
             }
         }
     }

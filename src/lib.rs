@@ -7,6 +7,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bitboard;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod game;
@@ -23,6 +24,7 @@ pub mod referee;
 pub mod search;
 pub mod skill;
 pub mod stats;
+pub mod tune;
 pub mod types;
 pub mod uci;
 pub mod variant;

@@ -1,5 +1,5 @@
 //! The `sapper` binary: UCI on stdin/stdout when started without arguments, plus
-//! command-line tools (analyze, perft, bench).
+//! command-line tools (analyze, perft, bench, datagen, tune).
 
 use clap::{Parser, Subcommand};
 use sapper::analyze::{self, AnalyzeRequest};
@@ -78,6 +78,10 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Playing level 0-20 (below 20: a smaller node budget and a weighted choice
+        /// among the best lines, as the game site's opponent plays).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(0..=20))]
+        level: u8,
     },
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft {
@@ -101,6 +105,87 @@ enum Command {
         /// Depth in plies.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
+    },
+    /// Self-play games for tuning and network training (docs/datagen-format.md).
+    Datagen {
+        /// Variant: chess, atomic, kingofthehill, minesweeper.
+        #[arg(long, short, default_value = "chess")]
+        variant: VariantKind,
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Base seed (game g uses seed + g * 0x9e3779b97f4a7c15).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Random opening plies, MIN-MAX.
+        #[arg(long, default_value = "6-10")]
+        random_plies: String,
+        /// Games still running after this many plies are drawn.
+        #[arg(long, default_value_t = 400)]
+        max_plies: u32,
+        /// Transposition table per worker, MiB.
+        #[arg(long, default_value_t = 8)]
+        hash: usize,
+        /// Play mates out instead of ending the game when the search announces one.
+        #[arg(long)]
+        no_mate_adjudication: bool,
+        /// Evaluation parameters for the engine (default: the embedded ones).
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
+        /// Output file.
+        #[arg(long, short)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the evaluation's weights to datagen files (Texel's method); writes nets/<variant>-<hash>.eval.
+    Tune {
+        /// Variant: chess, atomic, kingofthehill, minesweeper.
+        #[arg(long, short, default_value = "chess")]
+        variant: VariantKind,
+        /// Data files (repeatable).
+        #[arg(long, required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Starting parameters (default: the embedded ones).
+        #[arg(long)]
+        init: Option<std::path::PathBuf>,
+        /// Directory for the new parameter file.
+        #[arg(long, default_value = "nets")]
+        out_dir: std::path::PathBuf,
+        /// Weight of the game result in the target; the rest is the search score.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+        /// Full-batch Adam steps.
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        /// Adam step size, centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Fraction of games held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        val_fraction: f64,
+        /// Skip positions whose |score| is above this.
+        #[arg(long, default_value_t = 2000)]
+        max_score: i32,
+        /// Seed of the train/validation split.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Blocks to keep as they are, comma-separated.
+        #[arg(long, default_value = "")]
+        freeze: String,
+        /// L2 pull toward the starting weights.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Use this K instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Play a match between UCI engines (see `sapper referee --help`).
     Referee(sapper::referee::RefereeArgs),
@@ -126,6 +211,7 @@ fn main() -> ExitCode {
             nodes,
             multipv,
             hash,
+            level,
         }) => {
             let moves: Vec<&str> = moves.split_whitespace().collect();
             let game = match AnyGame::from_spec(variant, fen.as_deref(), &moves) {
@@ -155,6 +241,7 @@ fn main() -> ExitCode {
                 },
                 multipv: multipv.max(1),
                 hash_mib: hash.max(1),
+                level,
             };
             let mut stdout = std::io::stdout().lock();
             match analyze::run(&request, &mut stdout) {
@@ -235,6 +322,124 @@ fn main() -> ExitCode {
             println!("Total time (ms) : {}", report.elapsed.as_millis());
             println!("{} nodes {} nps", report.total_nodes, report.nps());
             ExitCode::SUCCESS
+        }
+        Some(Command::Datagen {
+            variant,
+            games,
+            nodes,
+            seed,
+            threads,
+            random_plies,
+            max_plies,
+            hash,
+            no_mate_adjudication,
+            eval_file,
+            out,
+        }) => {
+            let plies = random_plies
+                .split_once('-')
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                .or_else(|| random_plies.trim().parse().ok().map(|n| (n, n)));
+            let Some(random_plies) = plies else {
+                eprintln!("error: --random-plies wants MIN-MAX, got '{random_plies}'");
+                return ExitCode::FAILURE;
+            };
+            let settings = sapper::datagen::DatagenSettings {
+                variant,
+                games,
+                nodes: nodes.max(1),
+                seed,
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                random_plies,
+                max_plies,
+                hash_mib: hash.max(1),
+                adjudicate_mates: !no_mate_adjudication,
+                eval_file,
+                out,
+            };
+            match sapper::datagen::run(&settings, &mut std::io::stderr()) {
+                Ok(r) => {
+                    println!(
+                        "{} games, {} positions in {:.1} s: {:.0} positions/hour ({} threads, {} nodes per move); W-D-L {}-{}-{}",
+                        r.games,
+                        r.positions,
+                        r.seconds,
+                        r.positions_per_hour(),
+                        settings.threads,
+                        settings.nodes,
+                        r.wdl[0],
+                        r.wdl[1],
+                        r.wdl[2]
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Tune {
+            variant,
+            data,
+            init,
+            out_dir,
+            lambda,
+            epochs,
+            lr,
+            val_fraction,
+            max_score,
+            seed,
+            freeze,
+            l2,
+            k,
+            threads,
+        }) => {
+            if let Some(n) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build_global();
+            }
+            let settings = sapper::tune::TuneSettings {
+                variant,
+                data,
+                init,
+                out_dir,
+                lambda: lambda.clamp(0.0, 1.0),
+                epochs,
+                lr,
+                val_fraction: val_fraction.clamp(0.0, 1.0),
+                max_score,
+                seed,
+                freeze: freeze
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                l2,
+                k,
+            };
+            match sapper::tune::run(&settings, &mut std::io::stderr()) {
+                Ok(r) => {
+                    println!(
+                        "{}: K {:.1}, {} training / {} validation positions, loss train {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+                        r.file.display(),
+                        r.k,
+                        r.train,
+                        r.val,
+                        r.train_loss.0,
+                        r.train_loss.1,
+                        r.val_loss.0,
+                        r.val_loss.1
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Command::Referee(args)) => sapper::referee::run(&args),
         Some(Command::Replay(args)) => sapper::referee::run_replay(&args),

@@ -68,11 +68,11 @@ impl Skill {
         self.level < MAX_LEVEL
     }
 
-    /// The node budget per move: 64 nodes at level 0, times 1.6 per level
-    /// (about 480,000 at level 19); unlimited at level 20.
+    /// The node budget per move: 50 nodes at level 0, times 1.5 per level
+    /// (about 111,000 at level 19); unlimited at level 20.
     pub fn node_limit(&self) -> Option<u64> {
         self.is_limited()
-            .then(|| (64.0 * 1.6f64.powi(self.level as i32)).round() as u64)
+            .then(|| (50.0 * 1.5f64.powi(self.level as i32)).round() as u64)
     }
 
     /// Principal variations to search.

@@ -12,9 +12,9 @@ use crate::game::AnyGame;
 use crate::moves::Move;
 use crate::perft::divide;
 use crate::search::score;
-use crate::skill;
 use crate::search::timeman::Limits;
 use crate::search::{IterationInfo, Reporter, SearchResult};
+use crate::skill;
 use crate::variant::{Variant, VariantKind};
 use crate::with_game;
 use std::io::{BufRead, Write};
@@ -143,7 +143,9 @@ const OPTIONS: &[UciOption] = &[
     },
     UciOption {
         name: "EvalFile",
-        kind: OptionKind::Str { default: "<embedded>" },
+        kind: OptionKind::Str {
+            default: "<embedded>",
+        },
     },
     UciOption {
         name: "Mine Knowledge",
@@ -252,7 +254,9 @@ impl Uci {
                     format!("option name {} type check default {default}", opt.name)
                 }
                 OptionKind::Button => format!("option name {} type button", opt.name),
-                OptionKind::Str { default } => format!("option name {} type string default {default}", opt.name),
+                OptionKind::Str { default } => {
+                    format!("option name {} type string default {default}", opt.name)
+                }
                 OptionKind::Combo { default, vars } => {
                     let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
                     format!(
@@ -481,16 +485,8 @@ impl Uci {
             default_params_name(self.engine.variant()),
             params.hash
         ));
-        self.say(&format!("Phase: {} / 24", t.phase));
-        self.say("Term            |    MG     EG  (White's view, centipawns)");
-        for (name, term) in [
-            ("Material + PST", t.psqt),
-            ("Bishop pair", t.bishop_pair),
-            ("Blast threats", t.blast_threats),
-            ("Hill distance", t.hill),
-            ("Mine risk", t.mine_risk),
-        ] {
-            self.say(&format!("{name:<15} | {:>6} {:>6}", term.mg, term.eg));
+        for line in t.table() {
+            self.say(&line);
         }
         self.say(&format!(
             "Final evaluation: {} (White's view, tempo included)",

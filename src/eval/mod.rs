@@ -1,18 +1,36 @@
-//! Static evaluation: a tapered (middlegame/endgame) sum of material, piece-square
-//! tables and variant terms, in centipawns from the side to move's point of view.
+//! Static evaluation: a linear model over a flat weight vector, in centipawns from the
+//! side to move's point of view.
 //!
-//! The numbers live in [`params::EvalParams`], loaded from `nets/` (embedded at build
-//! time) or from a file named by the `EvalFile` UCI option.
+//! Every term adds `coefficient * weight`, where the coefficient is a count the
+//! position gives (pieces on a square, squares a knight attacks, a passed pawn on
+//! the sixth rank) and the weight is a `[mg, eg]` pair from [`params::EvalParams`];
+//! the two halves are blended by the game phase. The terms are computed once, by
+//! [`terms`], into an [`Accumulator`]: [`Scorer`] multiplies by the weights (the fast
+//! integer path that search uses) and [`Tracer`] records the sparse coefficients
+//! (what the tuner fits and what UCI `eval` prints).
+//!
+//! Terms: material and piece-square tables, bishop pair, tempo; pawn structure
+//! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
+//! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
+//! threats; atomic: king blast threats, the best blast's net value, pieces next to the
+//! own king, connected kings; king of the hill: safe-path distance to the hill, the
+//! race, hill control and blockers; minesweeper: pieces that must cross the fog.
+//! Variant terms sit behind `if V::EXPLOSIONS` / `V::HILL` / `V::MINES`, resolved at
+//! compile time.
+//!
+//! The numbers live in `nets/` (embedded at build time) or in a file named by the
+//! `EvalFile` UCI option.
 
 pub mod params;
 
 use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
-use crate::position::{hill, Position};
+use crate::position::{hill, Bb, Position};
 use crate::types::{Color, Role, Square};
 use crate::variant::{Variant, VariantKind};
 use once_cell::sync::Lazy;
-use params::EvalParams;
+pub use params::load_params_file;
+use params::{idx, EvalParams, N_PARAMS, SCHEMA};
 use std::sync::Arc;
 
 mod embedded {
@@ -21,7 +39,15 @@ mod embedded {
 
 /// Game phase weights of knight, bishop, rook and queen; 24 at the start.
 const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+/// The phase of the start position (and the most any position counts).
+pub const MAX_PHASE: i32 = 24;
+
+/// King-zone attack units per attacked zone square, by attacker role.
+const KING_ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
+/// Attack units per [`idx::KING_DANGER`] bucket.
+const KING_DANGER_STEP: i32 = 3;
+/// Fixed piece values for choosing the best atomic blast (not tuned).
+const BLAST_VALUES: [i32; 6] = [100, 250, 250, 400, 800, 0];
 
 static DEFAULTS: Lazy<Vec<(VariantKind, Arc<EvalParams>)>> = Lazy::new(|| {
     embedded::DEFAULT_NETS
@@ -81,23 +107,196 @@ impl std::ops::Sub for Tapered {
     }
 }
 
-/// The evaluation split into its terms, each White minus Black (for `eval`).
+/// Blends middlegame and endgame sums by `phase` (0..=24), truncating toward zero.
+#[inline(always)]
+pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// Receives the evaluation's terms: `coef` times weight `index`, White's point of
+/// view (Black's terms come with negated coefficients).
+pub trait Accumulator {
+    /// Adds `coef * weights[index]` (both halves).
+    fn add(&mut self, index: usize, coef: i32);
+}
+
+/// The fast path: sums `coef * weight` in integers.
+pub struct Scorer<'a> {
+    weights: &'a [[i32; 2]; N_PARAMS],
+    /// Middlegame sum, White's point of view.
+    pub mg: i32,
+    /// Endgame sum, White's point of view.
+    pub eg: i32,
+}
+
+impl<'a> Scorer<'a> {
+    /// A zero sum over `params`.
+    #[inline(always)]
+    pub fn new(params: &'a EvalParams) -> Scorer<'a> {
+        Scorer {
+            weights: &params.weights,
+            mg: 0,
+            eg: 0,
+        }
+    }
+}
+
+impl Accumulator for Scorer<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, coef: i32) {
+        let w = self.weights[index];
+        self.mg += coef * w[0];
+        self.eg += coef * w[1];
+    }
+}
+
+/// The tracing path: records every `(index, coef)`; [`Tracer::finish`] merges them.
+#[derive(Clone, Debug, Default)]
+pub struct Tracer {
+    /// Recorded `(weight index, coefficient)` pairs, White's point of view.
+    pub entries: Vec<(u16, i32)>,
+}
+
+impl Accumulator for Tracer {
+    #[inline]
+    fn add(&mut self, index: usize, coef: i32) {
+        if coef != 0 {
+            self.entries.push((index as u16, coef));
+        }
+    }
+}
+
+impl Tracer {
+    /// The entries sorted by index, equal indices summed, zeros dropped.
+    pub fn finish(mut self) -> Vec<(u16, i32)> {
+        self.entries.sort_unstable_by_key(|e| e.0);
+        let mut out: Vec<(u16, i32)> = Vec::with_capacity(self.entries.len());
+        for (i, c) in self.entries {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += c,
+                _ => out.push((i, c)),
+            }
+        }
+        out.retain(|e| e.1 != 0);
+        out
+    }
+}
+
+/// The linear coefficients of a position: what the tuner fits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coefficients {
+    /// `(weight index, coefficient)`, sorted by index, no zeros, White's point of view.
+    pub entries: Vec<(u16, i32)>,
+    /// Game phase, 0 (bare kings) to 24 (all pieces).
+    pub phase: i32,
+    /// `+1` when White is to move, `-1` for Black.
+    pub side: i32,
+}
+
+impl Coefficients {
+    /// The phase-scaled coefficients `(index, mg, eg)`: the evaluation (White's view,
+    /// before integer rounding) is `sum mg * w_mg + eg * w_eg`.
+    pub fn scaled(&self) -> Vec<(usize, f32, f32)> {
+        let mg = self.phase as f32 / MAX_PHASE as f32;
+        self.entries
+            .iter()
+            .map(|&(i, c)| (i as usize, c as f32 * mg, c as f32 * (1.0 - mg)))
+            .collect()
+    }
+
+    /// The evaluation these coefficients give with `params`, White's point of view,
+    /// exactly as [`evaluate`] computes it.
+    pub fn evaluate_white(&self, params: &EvalParams) -> i32 {
+        let mut s = Scorer::new(params);
+        for &(i, c) in &self.entries {
+            s.add(i as usize, c);
+        }
+        taper(s.mg, s.eg, self.phase)
+    }
+}
+
+/// Evaluates `pos` for the side to move, in centipawns.
+#[inline]
+pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
+    let mut acc = Scorer::new(params);
+    let phase = terms(pos, &mut acc);
+    taper(acc.mg, acc.eg, phase) * pos.side_to_move().sign()
+}
+
+/// The linear coefficients of `pos` (for the tuner).
+pub fn coefficients<V: Variant>(pos: &Position<V>) -> Coefficients {
+    let mut tracer = Tracer::default();
+    let phase = terms(pos, &mut tracer);
+    Coefficients {
+        entries: tracer.finish(),
+        phase,
+        side: pos.side_to_move().sign(),
+    }
+}
+
+/// The evaluation split into its terms (for UCI `eval`).
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
-    /// Material and piece-square tables.
-    pub psqt: Tapered,
-    /// Bishop pair.
-    pub bishop_pair: Tapered,
-    /// Atomic blast threats.
-    pub blast_threats: Tapered,
-    /// King of the hill distance.
-    pub hill: Tapered,
-    /// Minesweeper: expected losses of pieces that must cross the fog.
-    pub mine_risk: Tapered,
+    /// The coefficients.
+    pub coefficients: Coefficients,
+    /// Each block's contribution, White's point of view, blocks with a non-zero
+    /// coefficient only, in [`SCHEMA`] order.
+    pub terms: Vec<(&'static str, Tapered)>,
     /// Game phase, 0 (bare kings) to 24 (all pieces).
     pub phase: i32,
     /// Final score, White's point of view, centipawns (tempo included).
     pub total_white: i32,
+}
+
+impl Trace {
+    /// A readable table: one line per term with its middlegame and endgame sums and
+    /// the blend at this phase, then the total (White's point of view, centipawns).
+    pub fn table(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("Phase: {} / {MAX_PHASE}", self.phase),
+            format!(
+                "{:<24} | {:>7} {:>7} {:>7}",
+                "Term (White's view)", "MG", "EG", "Blend"
+            ),
+        ];
+        for (name, t) in &self.terms {
+            lines.push(format!(
+                "{name:<24} | {:>7} {:>7} {:>7}",
+                t.mg,
+                t.eg,
+                taper(t.mg, t.eg, self.phase)
+            ));
+        }
+        lines.push(format!("{:<24} | {:>23}", "Total", self.total_white));
+        lines
+    }
+}
+
+/// Evaluates `pos` and returns the terms (White's point of view).
+pub fn trace<V: Variant>(pos: &Position<V>, params: &EvalParams) -> Trace {
+    let coefficients = coefficients(pos);
+    let mut terms: Vec<(&'static str, Tapered)> = Vec::new();
+    for block in SCHEMA {
+        let mut t = Tapered::default();
+        let mut seen = false;
+        for &(i, c) in &coefficients.entries {
+            let i = i as usize;
+            if i >= block.offset && i < block.offset + block.len {
+                seen = true;
+                t.mg += c * params.weights[i][0];
+                t.eg += c * params.weights[i][1];
+            }
+        }
+        if seen {
+            terms.push((block.name, t));
+        }
+    }
+    Trace {
+        total_white: coefficients.evaluate_white(params),
+        phase: coefficients.phase,
+        coefficients,
+        terms,
+    }
 }
 
 /// Index into a 64-entry table for `sq` seen from `color`'s side (ranks are mirrored
@@ -116,138 +315,363 @@ fn table_index<G: Geometry>(sq: Square, color: Color) -> usize {
     (rank8 * 8 + sq.file()) as usize
 }
 
-/// Evaluates `pos` for the side to move, in centipawns.
+/// `b` shifted one rank toward `color`'s promotion rank.
+#[inline(always)]
+fn forward<B: BitBoard>(color: Color, b: B) -> B {
+    match color {
+        Color::White => b.north(),
+        Color::Black => b.south(),
+    }
+}
+
+/// `b` shifted one rank toward `color`'s back rank.
+#[inline(always)]
+fn backward<B: BitBoard>(color: Color, b: B) -> B {
+    forward(!color, b)
+}
+
+/// `b` and every square in front of it (toward `color`'s promotion rank).
+#[inline(always)]
+fn fill_forward<B: BitBoard>(color: Color, b: B) -> B {
+    // Kogge-Stone: three (8x8) or four (8x10) shifts; bits pushed past the board are
+    // dropped by `from_u128`.
+    let mut x = b.to_u128();
+    match color {
+        Color::White => {
+            x |= x << 8;
+            x |= x << 16;
+            x |= x << 32;
+            if B::RANKS > 8 {
+                x |= x << 64;
+            }
+        }
+        Color::Black => {
+            if B::RANKS > 8 {
+                x |= x >> 64;
+            }
+            x |= x >> 32;
+            x |= x >> 16;
+            x |= x >> 8;
+        }
+    }
+    B::from_u128(x)
+}
+
+/// The squares strictly behind (toward `color`'s back rank) the squares of `b`.
+#[inline(always)]
+fn rear_span<B: BitBoard>(color: Color, b: B) -> B {
+    fill_forward(!color, backward(color, b))
+}
+
+/// Squares attacked by `color`'s pawns in `pawns`.
+#[inline(always)]
+fn pawn_attacks<B: BitBoard>(color: Color, pawns: B) -> B {
+    let f = forward(color, pawns);
+    f.east() | f.west()
+}
+
+/// The squares next to those of `b`, `b` included.
+#[inline(always)]
+fn dilate<B: BitBoard>(b: B) -> B {
+    let v = b | b.north() | b.south();
+    v | v.east() | v.west()
+}
+
+/// What the piece loop learns about one side.
+#[derive(Clone, Copy)]
+struct SideInfo<B> {
+    /// Squares attacked by pawns.
+    pawn_attacks: B,
+    /// Squares attacked by knights, bishops, rooks, queens, king (index = role).
+    by_role: [B; 6],
+    /// Squares attacked by anything but the king.
+    non_king: B,
+    /// Squares attacked by anything.
+    all: B,
+    /// The king zone: the king's square and its neighbours (empty without a king).
+    king_zone: B,
+}
+
+/// Computes every term of `pos` into `acc` (White's point of view) and returns the
+/// game phase.
 #[inline]
-pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
-    let white = evaluate_white(pos, params, None);
-    white * pos.side_to_move().sign()
-}
-
-/// Evaluates `pos` and returns the terms (White's point of view).
-pub fn trace<V: Variant>(pos: &Position<V>, params: &EvalParams) -> Trace {
-    let mut trace = Trace::default();
-    trace.total_white = evaluate_white(pos, params, Some(&mut trace));
-    trace
-}
-
-fn evaluate_white<V: Variant>(pos: &Position<V>, p: &EvalParams, trace: Option<&mut Trace>) -> i32 {
-    let mut psqt = [Tapered::default(); 2];
-    let mut pair = [Tapered::default(); 2];
-    let mut blast = [Tapered::default(); 2];
-    let mut hill_term = [Tapered::default(); 2];
-    let mut mine = [Tapered::default(); 2];
+pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 {
+    type G<V> = <V as Variant>::G;
+    let occupied = pos.occupied();
+    let stm = pos.side_to_move();
     let mut phase = 0;
+
+    // Material, piece-square tables, bishop pair, phase.
     for color in Color::ALL {
-        let c = color.index();
+        let s = color.sign();
         for role in Role::ALL {
             let r = role.index();
             let pieces = pos.pieces(color, role);
-            phase += PHASE_WEIGHTS[r] * pieces.count() as i32;
+            let n = pieces.count() as i32;
+            phase += PHASE_WEIGHTS[r] * n;
+            if role != Role::King {
+                acc.add(idx::MATERIAL + r, s * n);
+            }
             for sq in pieces.squares() {
-                let i = table_index::<V::G>(sq, color);
-                psqt[c] += Tapered {
-                    mg: p.material_mg[r] + p.pst_mg[r][i],
-                    eg: p.material_eg[r] + p.pst_eg[r][i],
-                };
+                acc.add(idx::PST_PAWN + 64 * r + table_index::<G<V>>(sq, color), s);
             }
         }
         if pos.pieces(color, Role::Bishop).more_than_one() {
-            pair[c] = Tapered {
-                mg: p.bishop_pair[0],
-                eg: p.bishop_pair[1],
-            };
+            acc.add(idx::BISHOP_PAIR, s);
         }
-        if V::EXPLOSIONS {
-            let threats = blast_threats(pos, color) as i32;
-            blast[c] = Tapered {
-                mg: threats * p.atomic_blast_threat[0],
-                eg: threats * p.atomic_blast_threat[1],
-            };
+    }
+    acc.add(idx::TEMPO, stm.sign());
+
+    // Attacks, mobility and king-zone attack units.
+    let mut info = [SideInfo {
+        pawn_attacks: Bb::<V>::EMPTY,
+        by_role: [Bb::<V>::EMPTY; 6],
+        non_king: Bb::<V>::EMPTY,
+        all: Bb::<V>::EMPTY,
+        king_zone: Bb::<V>::EMPTY,
+    }; 2];
+    for color in Color::ALL {
+        let i = &mut info[color.index()];
+        i.pawn_attacks = pawn_attacks(color, pos.pieces(color, Role::Pawn));
+        i.by_role[0] = i.pawn_attacks;
+        if let Some(k) = pos.king(color) {
+            i.by_role[Role::King.index()] = G::<V>::king_attacks(k);
+            i.king_zone = G::<V>::king_attacks(k).with(k);
         }
-        if V::MINES {
-            mine[c] = mine_risk(pos, p, color);
-        }
-        if V::HILL {
-            if let Some(d) = hill_distance(pos, color) {
-                hill_term[c] = Tapered {
-                    mg: p.hill_distance_mg[d],
-                    eg: p.hill_distance_eg[d],
+    }
+    let mut danger_units = [0i32; 2];
+    for color in Color::ALL {
+        let s = color.sign();
+        let c = color.index();
+        let area = !pos.color(color) & !info[1 - c].pawn_attacks;
+        let their_zone = info[1 - c].king_zone;
+        for (role, table, len) in [
+            (Role::Knight, idx::MOBILITY_KNIGHT, 9),
+            (Role::Bishop, idx::MOBILITY_BISHOP, 14),
+            (Role::Rook, idx::MOBILITY_ROOK, 15),
+            (Role::Queen, idx::MOBILITY_QUEEN, 28),
+        ] {
+            let r = role.index();
+            for sq in pos.pieces(color, role).squares() {
+                let attacks = match role {
+                    Role::Knight => G::<V>::knight_attacks(sq),
+                    Role::Bishop => G::<V>::bishop_attacks(sq, occupied),
+                    Role::Rook => G::<V>::rook_attacks(sq, occupied),
+                    _ => G::<V>::queen_attacks(sq, occupied),
                 };
+                info[c].by_role[r] |= attacks;
+                let mobility = ((attacks & area).count() as usize).min(len - 1);
+                acc.add(table + mobility, s);
+                danger_units[1 - c] += KING_ATTACK_UNITS[r] * (attacks & their_zone).count() as i32;
             }
         }
+        let i = &mut info[c];
+        i.non_king = i.by_role[0] | i.by_role[1] | i.by_role[2] | i.by_role[3] | i.by_role[4];
+        i.all = i.non_king | i.by_role[5];
     }
-    let phase = phase.min(MAX_PHASE);
-    let mut sum = psqt[0] - psqt[1];
-    sum += pair[0] - pair[1];
-    sum += blast[0] - blast[1];
-    sum += hill_term[0] - hill_term[1];
-    sum += mine[0] - mine[1];
-    let tapered = (sum.mg * phase + sum.eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let total = tapered + p.tempo * pos.side_to_move().sign();
-    if let Some(t) = trace {
-        t.psqt = psqt[0] - psqt[1];
-        t.bishop_pair = pair[0] - pair[1];
-        t.blast_threats = blast[0] - blast[1];
-        t.hill = hill_term[0] - hill_term[1];
-        t.mine_risk = mine[0] - mine[1];
-        t.phase = phase;
-    }
-    total
-}
 
-/// Atomic: enemy pieces next to the enemy king that `us` attacks on a square not next
-/// to its own king. Capturing one explodes the enemy king (RULES.md atomic 1, 7).
-fn blast_threats<V: Variant>(pos: &Position<V>, us: Color) -> u32 {
-    let (Some(their_king), Some(our_king)) = (pos.king(!us), pos.king(us)) else {
-        return 0;
-    };
-    let targets = V::G::king_attacks(their_king) & pos.color(!us) & !V::G::king_attacks(our_king);
-    let occupied = pos.occupied();
-    let attackers = pos.color(us) & !pos.role(Role::King);
-    targets
-        .squares()
-        .filter(|&sq| (pos.attackers_to(sq, occupied) & attackers).any())
-        .count() as u32
-}
+    // Pawn structure, rooks, threats, king safety.
+    for color in Color::ALL {
+        let s = color.sign();
+        let c = color.index();
+        let own = pos.pieces(color, Role::Pawn);
+        let theirs = pos.pieces(!color, Role::Pawn);
 
-/// Minesweeper: minus the expected loss of `color`'s pieces (knights to queens)
-/// that have not yet crossed the fog zone, scaled by `mine_risk` percent. The
-/// expected loss of a crossing is the public mine density times the piece's value.
-fn mine_risk<V: Variant>(pos: &Position<V>, p: &EvalParams, color: Color) -> Tapered {
-    let density = V::mine_density(pos);
-    if density == 0.0 {
-        return Tapered::default();
-    }
-    // Behind the fog: ranks 1-3 for White, 8-10 for Black.
-    type B<V> = crate::position::Bb<V>;
-    let behind = match color {
-        Color::White => B::<V>::rank(0) | B::<V>::rank(1) | B::<V>::rank(2),
-        Color::Black => {
-            let top = V::G::RANKS - 1;
-            B::<V>::rank(top) | B::<V>::rank(top - 1) | B::<V>::rank(top - 2)
+        let doubled = own & rear_span(color, own);
+        acc.add(idx::PAWN_DOUBLED, s * doubled.count() as i32);
+        let files = fill_forward(color, fill_forward(!color, own));
+        let isolated = own & !(files.east() | files.west());
+        acc.add(idx::PAWN_ISOLATED, s * isolated.count() as i32);
+        let supported = own & info[c].pawn_attacks;
+        acc.add(idx::PAWN_SUPPORTED, s * supported.count() as i32);
+        let stoppers = theirs | theirs.east() | theirs.west();
+        let passed = own & !rear_span(color, stoppers) & !doubled;
+        for sq in passed.squares() {
+            acc.add(idx::PAWN_PASSED + (table_index::<G<V>>(sq, color) >> 3), s);
         }
-    };
-    let (mut mg, mut eg) = (0.0f32, 0.0f32);
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        let n = (pos.pieces(color, role) & behind).count() as f32;
-        mg += n * p.material_mg[role.index()] as f32;
-        eg += n * p.material_eg[role.index()] as f32;
+
+        for sq in pos.pieces(color, Role::Rook).squares() {
+            let file = Bb::<V>::file(sq.file());
+            if (file & own).is_empty() {
+                let open = (file & theirs).is_empty();
+                acc.add(idx::ROOK_FILE + open as usize, s);
+            }
+        }
+
+        let their_pieces = pos.color(!color) & !pos.role(Role::Pawn) & !pos.role(Role::King);
+        acc.add(
+            idx::THREATS,
+            s * (their_pieces & info[c].pawn_attacks).count() as i32,
+        );
+        let their_majors = pos.pieces(!color, Role::Rook) | pos.pieces(!color, Role::Queen);
+        let minors = info[c].by_role[Role::Knight.index()] | info[c].by_role[Role::Bishop.index()];
+        acc.add(idx::THREATS + 1, s * (their_majors & minors).count() as i32);
+
+        if let Some(k) = pos.king(color) {
+            let mut shield = forward(color, Bb::<V>::from_square(k));
+            shield |= shield.east() | shield.west();
+            acc.add(idx::KING_SHIELD, s * (own & shield).count() as i32);
+            acc.add(
+                idx::KING_SHIELD + 1,
+                s * (own & forward(color, shield)).count() as i32,
+            );
+            let bucket = (danger_units[c] / KING_DANGER_STEP).min(15) as usize;
+            acc.add(idx::KING_DANGER + bucket, s);
+        }
     }
-    Tapered {
-        mg: -(density * mg * p.mine_risk[0] as f32 / 100.0) as i32,
-        eg: -(density * eg * p.mine_risk[1] as f32 / 100.0) as i32,
+
+    if V::EXPLOSIONS {
+        atomic_terms(pos, &info, acc);
+    }
+    if V::HILL {
+        hill_terms(pos, &info, acc);
+    }
+    if V::MINES {
+        mine_terms(pos, acc);
+    }
+    phase.min(MAX_PHASE)
+}
+
+/// Atomic: king blast threats, the best blast, pieces next to the own king, and
+/// connected kings.
+#[inline]
+fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
+    type G<V> = <V as Variant>::G;
+    let (Some(white_king), Some(black_king)) = (pos.king(Color::White), pos.king(Color::Black)) else {
+        return;
+    };
+    let stm = pos.side_to_move();
+    let kings = pos.role(Role::King);
+    for color in Color::ALL {
+        let s = color.sign();
+        let c = color.index();
+        let (our_king, their_king) = match color {
+            Color::White => (white_king, black_king),
+            Color::Black => (black_king, white_king),
+        };
+        let other = (color != stm) as usize;
+        // Captures next to our own king would explode it: never legal.
+        let allowed = info[c].non_king & !G::<V>::king_attacks(our_king);
+        let their_ring = G::<V>::king_attacks(their_king);
+        let targets = pos.color(!color) & !kings & allowed;
+        acc.add(
+            idx::ATOMIC_KING_BLAST + other,
+            s * (targets & their_ring).count() as i32,
+        );
+
+        let mut best = 0;
+        for t in (targets & !their_ring).squares() {
+            let blast = G::<V>::king_attacks(t) & !pos.role(Role::Pawn) & !kings;
+            let mut gain = BLAST_VALUES[pos.role_at(t).map_or(0, Role::index)];
+            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                let r = role.index();
+                gain += BLAST_VALUES[r] * (blast & pos.pieces(!color, role)).count() as i32;
+                gain -= BLAST_VALUES[r] * (blast & pos.pieces(color, role)).count() as i32;
+            }
+            let capturer = (0..5).find(|&r| info[c].by_role[r].has(t)).unwrap_or(0);
+            gain -= BLAST_VALUES[capturer];
+            best = best.max(gain);
+        }
+        if best > 0 {
+            let bucket = (best / 100).min(7) as usize;
+            acc.add(idx::ATOMIC_BLAST_GAIN + 8 * other + bucket, s);
+        }
+
+        let ring = G::<V>::king_attacks(our_king);
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let n = (ring & pos.pieces(color, role)).count() as i32;
+            acc.add(idx::ATOMIC_KING_NEIGHBOURS + role.index(), s * n);
+        }
+    }
+    if pos.kings_touch() {
+        let material = |color: Color| -> i32 {
+            [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+                .iter()
+                .map(|&r| BLAST_VALUES[r.index()] * pos.pieces(color, r).count() as i32)
+                .sum()
+        };
+        let diff = material(Color::White) - material(Color::Black);
+        acc.add(idx::ATOMIC_KINGS_TOUCH, -diff.signum());
     }
 }
 
-/// King of the hill: king steps from `color`'s king to the nearest hill square not
-/// occupied by its own pieces.
-fn hill_distance<V: Variant>(pos: &Position<V>, color: Color) -> Option<usize> {
-    let king = pos.king(color)?;
-    (hill::<V::G>() & !pos.color(color))
-        .squares()
-        .map(|sq| king.distance(sq) as usize)
-        .min()
-        .map(|d| d.min(7))
+/// King of the hill: king steps from `king` to the nearest square of `goal` over the
+/// squares of `walk`, at most 6; 7 when farther or unreachable.
+#[inline]
+fn hill_steps<B: BitBoard>(king: B, walk: B, goal: B) -> usize {
+    if (king & goal).any() {
+        return 0;
+    }
+    let mut reached = king;
+    for d in 1..7 {
+        let next = dilate(reached) & walk;
+        if (next & goal).any() {
+            return d;
+        }
+        if next & !reached == B::EMPTY {
+            break;
+        }
+        reached |= next;
+    }
+    7
+}
+
+/// King of the hill: safe-path distance, race, control and blockers.
+#[inline]
+fn hill_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
+    let hill = hill::<V::G>();
+    let mut dist = [7usize; 2];
+    for color in Color::ALL {
+        let s = color.sign();
+        let c = color.index();
+        let kings = pos.kings_of(color);
+        if kings.is_empty() {
+            continue;
+        }
+        let walk = !pos.color(color) & !info[1 - c].all;
+        dist[c] = hill_steps(kings, walk, hill & walk);
+        acc.add(idx::HILL_DISTANCE + dist[c], s);
+        acc.add(idx::HILL_CONTROL, s * (hill & info[c].all).count() as i32);
+        acc.add(
+            idx::HILL_BLOCKERS,
+            s * (hill & pos.color(color) & !kings).count() as i32,
+        );
+        let defended = hill & pos.color(!color) & info[1 - c].all;
+        acc.add(idx::HILL_BLOCKERS + 1, s * defended.count() as i32);
+    }
+    if dist[0] < 7 || dist[1] < 7 {
+        let stm = pos.side_to_move();
+        let diff = dist[1 - stm.index()] as i32 - dist[stm.index()] as i32;
+        acc.add(idx::HILL_RACE + (diff + 4).clamp(0, 8) as usize, stm.sign());
+    }
+}
+
+/// Minesweeper: pieces (knights to queens) that must still cross the fog, times the
+/// public mine density in percent.
+#[inline]
+fn mine_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
+    let percent = (V::mine_density(pos) * 100.0).round() as i32;
+    if percent == 0 {
+        return;
+    }
+    for color in Color::ALL {
+        let s = color.sign();
+        // Behind the fog: ranks 1-3 for White, the last three for Black.
+        let behind = match color {
+            Color::White => Bb::<V>::rank(0) | Bb::<V>::rank(1) | Bb::<V>::rank(2),
+            Color::Black => {
+                let top = V::G::RANKS - 1;
+                Bb::<V>::rank(top) | Bb::<V>::rank(top - 1) | Bb::<V>::rank(top - 2)
+            }
+        };
+        for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .into_iter()
+            .enumerate()
+        {
+            let n = (pos.pieces(color, role) & behind).count() as i32;
+            acc.add(idx::MINE_RISK + k, s * n * percent);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -257,11 +681,7 @@ mod tests {
 
     #[test]
     fn embedded_parameters_load_for_every_variant() {
-        for v in [
-            VariantKind::Chess,
-            VariantKind::Atomic,
-            VariantKind::KingOfTheHill,
-        ] {
+        for v in VariantKind::ALL {
             assert_eq!(default_params(v).variant, v);
         }
     }
@@ -270,31 +690,91 @@ mod tests {
     fn start_position_is_balanced_and_mirrors() {
         let p = default_params(VariantKind::Chess);
         let start = Position::<Chess>::startpos();
-        assert_eq!(evaluate(&start, &p), p.tempo);
+        assert_eq!(
+            evaluate(&start, &p),
+            taper(p.weights[idx::TEMPO][0], p.weights[idx::TEMPO][1], 24)
+        );
         let (a, _) =
-            Position::<Chess>::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            Position::<Chess>::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/R1BQKB1R w KQkq - 2 3")
                 .unwrap();
         let (b, _) =
-            Position::<Chess>::from_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3")
+            Position::<Chess>::from_fen("r1bqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3")
                 .unwrap();
         assert_eq!(evaluate(&a, &p), evaluate(&b, &p));
     }
 
-    #[test]
-    fn atomic_blast_threat_counts_capturable_neighbours_of_the_king() {
-        let p = default_params(VariantKind::Atomic);
-        // The knight on b6 attacks d7, the pawn next to Black's king.
-        let (pos, _) = Position::<Atomic>::from_fen("4k3/3p4/1N6/8/8/8/8/4K3 w - - 0 1").unwrap();
-        assert_eq!(blast_threats(&pos, Color::White), 1);
-        assert_eq!(blast_threats(&pos, Color::Black), 0);
-        assert!(evaluate(&pos, &p) > 0);
+    fn coef(c: &Coefficients, index: usize) -> i32 {
+        c.entries
+            .iter()
+            .find(|e| e.0 as usize == index)
+            .map_or(0, |e| e.1)
     }
 
     #[test]
-    fn hill_distance_counts_free_squares_only() {
+    fn atomic_blast_threat_counts_capturable_neighbours_of_the_king() {
+        // The knight on b6 attacks d7, the pawn next to Black's king; White to move.
+        let (pos, _) = Position::<Atomic>::from_fen("4k3/3p4/1N6/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let c = coefficients(&pos);
+        assert_eq!(coef(&c, idx::ATOMIC_KING_BLAST), 1);
+        assert_eq!(coef(&c, idx::ATOMIC_KING_BLAST + 1), 0);
+        // Black's pawn stands next to its own king: a liability.
+        assert_eq!(coef(&c, idx::ATOMIC_KING_NEIGHBOURS), -1);
+    }
+
+    #[test]
+    fn atomic_best_blast_weighs_what_it_takes() {
+        // Nxd5 blows up the queen on c6 and the rook on e6 with the knight (the pawn
+        // on d5 is the capture): 100 + 800 + 400 - 250 = 1050, bucket 7.
+        let (pos, _) = Position::<Atomic>::from_fen("7k/8/2q1r3/3p4/8/4N3/8/K7 w - - 0 1").unwrap();
+        let c = coefficients(&pos);
+        assert_eq!(coef(&c, idx::ATOMIC_BLAST_GAIN + 7), 1);
+    }
+
+    #[test]
+    fn hill_distance_walks_around_attacked_squares() {
+        // d4 and e4 hold White pawns; d5 is two steps from c3 (via c4). Black's king
+        // may take the undefended pawn on e4, but d5, e5 and f5 are attacked by the
+        // pawns: it walks e8-f7-f6-g5-f4-e4, five steps.
         let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/8/3PP3/2K5/8/8 w - - 0 1").unwrap();
-        // d4 and e4 hold White pawns; d5 is two steps from c3.
-        assert_eq!(hill_distance(&pos, Color::White), Some(2));
-        assert_eq!(hill_distance(&pos, Color::Black), Some(3));
+        let c = coefficients(&pos);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 2), 1);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 5), -1);
+        // White to move, 5 - 2 = 3 steps ahead: race bucket 7.
+        assert_eq!(coef(&c, idx::HILL_RACE + 7), 1);
+    }
+
+    #[test]
+    fn hill_steps_counts_king_moves() {
+        let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/8/8/8/8/K7 w - - 0 1").unwrap();
+        let c = coefficients(&pos);
+        // a1 to d4: three steps; e8 to e5: three steps.
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 3), 0, "equal distances cancel");
+        assert_eq!(coef(&c, idx::HILL_RACE + 4), 1);
+    }
+
+    #[test]
+    fn pawn_structure_terms() {
+        // White: doubled c-pawns (c2, c3), isolated a-pawn, passed d-pawn on d5.
+        let (pos, _) = Position::<Chess>::from_fen("4k3/7p/8/3P4/8/2P5/P1P5/4K3 w - - 0 1").unwrap();
+        let c = coefficients(&pos);
+        assert_eq!(coef(&c, idx::PAWN_DOUBLED), 1);
+        // a2 (no b-pawn) is isolated; c2, c3 have the d-pawn beside; h7 is isolated.
+        assert_eq!(coef(&c, idx::PAWN_ISOLATED), 0);
+        // Passed: a2 (rank 1), c3 (rank 2) and d5 (rank 4) for White; h7 (rank 1) for Black.
+        assert_eq!(coef(&c, idx::PAWN_PASSED + 4), 1);
+        assert_eq!(coef(&c, idx::PAWN_PASSED + 1), 0);
+        assert_eq!(coef(&c, idx::PAWN_PASSED + 2), 1);
+        // No pawn is passed at the start.
+        let c = coefficients(&Position::<Chess>::startpos());
+        assert!(c
+            .entries
+            .iter()
+            .all(|e| !(idx::PAWN_PASSED..idx::PAWN_PASSED + 8).contains(&(e.0 as usize))));
+        // e4 and d5 stop each other (neither passed, both on relative rank 3); h2
+        // and a7 face no pawn on their own or the neighbouring files (passed, rank 1).
+        let (pos, _) = Position::<Chess>::from_fen("4k3/p7/8/3p4/4P3/8/7P/4K3 w - - 0 1").unwrap();
+        let c = coefficients(&pos);
+        assert_eq!(coef(&c, idx::PAWN_PASSED + 3), 0);
+        assert_eq!(coef(&c, idx::PAWN_PASSED + 1), 0, "h2 and a7 cancel");
     }
 }

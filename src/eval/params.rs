@@ -1,88 +1,164 @@
-//! Evaluation parameters: the numbers of the hand-crafted evaluation, kept as data.
+//! Evaluation parameters: the weights of the linear evaluation, kept as data.
+//!
+//! The evaluation is linear in a flat weight vector: every term adds
+//! `coefficient * weight`, with a middlegame and an endgame weight blended by the game
+//! phase. The vector is cut into named blocks ([`SCHEMA`]); [`idx`] holds each block's
+//! offset, so evaluation code writes `idx::PAWN_PASSED + rank`.
 //!
 //! A parameter file (`nets/<variant>-<hash>.eval`) is plain text: `#` starts a
-//! comment, a header line `sapper-eval 1 <variant>` comes first, then each
-//! parameter's name followed by its integers (they may wrap over lines). Piece-square
-//! tables list rank 8 first, a-file first, from White's point of view, so they read
-//! like a board diagram. Every parameter of [`SCHEMA`] must appear exactly once with
-//! exactly its number of values. Units are centipawns.
+//! comment, a header line `sapper-eval 2 <variant>` comes first, then for every block
+//! a line `<block>_mg` followed by its middlegame integers and a line `<block>_eg`
+//! followed by its endgame integers (values may wrap over lines). Piece-square tables
+//! (64 values) list rank 8 first, a-file first, from White's point of view, so they
+//! read like a board diagram. Every block of [`SCHEMA`] must appear exactly once per
+//! half with exactly its number of values, each an integer within +-100000. Units are
+//! centipawns (per unit of the term's coefficient). The hash in the file name is
+//! FNV-1a (32 bits) of the whole text, comments included; loaders check it.
 
 use crate::variant::VariantKind;
 use std::fmt;
 
-/// Name and length of every parameter, in file order.
-pub const SCHEMA: &[(&str, usize)] = &[
-    ("material_mg", 6),
-    ("material_eg", 6),
-    ("pst_pawn_mg", 64),
-    ("pst_pawn_eg", 64),
-    ("pst_knight_mg", 64),
-    ("pst_knight_eg", 64),
-    ("pst_bishop_mg", 64),
-    ("pst_bishop_eg", 64),
-    ("pst_rook_mg", 64),
-    ("pst_rook_eg", 64),
-    ("pst_queen_mg", 64),
-    ("pst_queen_eg", 64),
-    ("pst_king_mg", 64),
-    ("pst_king_eg", 64),
-    ("bishop_pair", 2),
-    ("tempo", 1),
-    ("atomic_blast_threat", 2),
-    ("hill_distance_mg", 8),
-    ("hill_distance_eg", 8),
-    ("mine_risk", 2),
-];
+/// The file format version in the header line.
+pub const FORMAT_VERSION: u32 = 2;
 
-/// Parsed evaluation parameters (centipawns). Piece-square tables are indexed by
-/// square from White's side (a1 = 0); Black's are mirrored vertically.
+/// One named block of the weight vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Name in files (`<name>_mg`, `<name>_eg`).
+    pub name: &'static str,
+    /// Offset of the first weight in the flat vector.
+    pub offset: usize,
+    /// Number of weights per half.
+    pub len: usize,
+    /// A 64-square table written as a board (rank 8 first) and indexed a1 = 0.
+    pub board: bool,
+}
+
+macro_rules! schema {
+    ($( $id:ident $name:literal $len:literal $board:literal; )*) => {
+        /// Offset of each block in the flat weight vector (see [`SCHEMA`]).
+        pub mod idx {
+            schema!(@offsets 0usize; $($id $len;)*);
+        }
+        /// Every block of the weight vector, in file order.
+        pub const SCHEMA: &[Block] = &[
+            $(Block { name: $name, offset: idx::$id, len: $len, board: $board },)*
+        ];
+        /// Number of weights per half (middlegame, endgame).
+        pub const N_PARAMS: usize = 0 $(+ $len)*;
+    };
+    (@offsets $acc:expr; $id:ident $len:literal; $($rest:tt)*) => {
+        #[allow(missing_docs)]
+        pub const $id: usize = $acc;
+        schema!(@offsets $acc + $len; $($rest)*);
+    };
+    (@offsets $acc:expr;) => {};
+}
+
+// Block layout. The six piece-square tables and the four mobility tables must stay
+// consecutive and in role order: code indexes them as `PST_PAWN + 64 * role` and
+// `MOBILITY_KNIGHT + ...`.
+schema! {
+    // Piece values by role, pawn..king (the king's is unused).
+    MATERIAL "material" 6 false;
+    // Piece-square tables, White's point of view, a1 = 0 (10-rank boards squeeze their
+    // ranks onto 8).
+    PST_PAWN "pst_pawn" 64 true;
+    PST_KNIGHT "pst_knight" 64 true;
+    PST_BISHOP "pst_bishop" 64 true;
+    PST_ROOK "pst_rook" 64 true;
+    PST_QUEEN "pst_queen" 64 true;
+    PST_KING "pst_king" 64 true;
+    // Both bishops.
+    BISHOP_PAIR "bishop_pair" 1 false;
+    // The side to move.
+    TEMPO "tempo" 1 false;
+    // Per pawn with another own pawn in front of it on its file.
+    PAWN_DOUBLED "pawn_doubled" 1 false;
+    // Per pawn without own pawns on the neighbouring files.
+    PAWN_ISOLATED "pawn_isolated" 1 false;
+    // Per pawn defended by an own pawn.
+    PAWN_SUPPORTED "pawn_supported" 1 false;
+    // Per passed pawn, by relative rank (0 = own back rank).
+    PAWN_PASSED "pawn_passed" 8 false;
+    // Mobility tables by number of squares attacked that hold no own piece and are
+    // not attacked by enemy pawns.
+    MOBILITY_KNIGHT "mobility_knight" 9 false;
+    MOBILITY_BISHOP "mobility_bishop" 14 false;
+    MOBILITY_ROOK "mobility_rook" 15 false;
+    MOBILITY_QUEEN "mobility_queen" 28 false;
+    // Own pawns in front of the king on its and the neighbouring files: one rank
+    // ahead, two ranks ahead.
+    KING_SHIELD "king_shield" 2 false;
+    // Enemy attacks on the king zone, by attack units (bucketed, 0..15).
+    KING_DANGER "king_danger" 16 false;
+    // Rooks on a file without own pawns: [semi-open (enemy pawns), open].
+    ROOK_FILE "rook_file" 2 false;
+    // Enemy pieces attacked: [knight..queen by a pawn, rook or queen by a minor].
+    THREATS "threats" 2 false;
+    // Atomic: enemy pieces next to the enemy king that we can capture (the blast takes
+    // the king): [for the side to move, for the other side].
+    ATOMIC_KING_BLAST "atomic_king_blast" 2 false;
+    // Atomic: the best capture's net blast value (what the blast takes minus what it
+    // costs, fixed piece values) in buckets of 100: [0..7 side to move, 8..15 other].
+    ATOMIC_BLAST_GAIN "atomic_blast_gain" 16 false;
+    // Atomic: own pieces next to the own king (a capture there explodes the king), by
+    // role pawn..queen.
+    ATOMIC_KING_NEIGHBOURS "atomic_king_neighbours" 5 false;
+    // Atomic: kings touching (neither can be checked or blown up), for the side
+    // behind in material.
+    ATOMIC_KINGS_TOUCH "atomic_kings_touch" 1 false;
+    // King of the hill: king steps to the nearest free hill square over squares the
+    // enemy does not attack (breadth-first); 7 = seven or more, or no such path.
+    HILL_DISTANCE "hill_distance" 8 false;
+    // King of the hill: the race, for the side to move: the other king's distance
+    // minus ours, +4, clamped to 0..8.
+    HILL_RACE "hill_race" 9 false;
+    // King of the hill: hill squares attacked.
+    HILL_CONTROL "hill_control" 1 false;
+    // King of the hill: [own pieces on hill squares, enemy pieces on hill squares the
+    // enemy defends].
+    HILL_BLOCKERS "hill_blockers" 2 false;
+    // Minesweeper: per knight..queen that must still cross the fog, times the public
+    // mine density in percent.
+    MINE_RISK "mine_risk" 4 false;
+}
+
+/// The block that holds weight `index`.
+pub fn block_of(index: usize) -> &'static Block {
+    SCHEMA
+        .iter()
+        .find(|b| index >= b.offset && index < b.offset + b.len)
+        .unwrap_or_else(|| panic!("weight index {index} out of range"))
+}
+
+/// The evaluation's weights: `weights[i] = [mg, eg]` in centipawns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     /// The variant the file was written for.
     pub variant: VariantKind,
     /// Short content hash (FNV-1a, 32 bits, hex) of the file text.
     pub hash: String,
-    /// Piece values by role (pawn..king), middlegame.
-    pub material_mg: [i32; 6],
-    /// Piece values by role, endgame.
-    pub material_eg: [i32; 6],
-    /// Piece-square tables by role, middlegame, a1 = 0.
-    pub pst_mg: [[i32; 64]; 6],
-    /// Piece-square tables by role, endgame, a1 = 0.
-    pub pst_eg: [[i32; 64]; 6],
-    /// Bonus for holding both bishops (mg, eg).
-    pub bishop_pair: [i32; 2],
-    /// Bonus for the side to move.
-    pub tempo: i32,
-    /// Atomic: per enemy piece next to our king that we can capture (the blast would
-    /// take the king) (mg, eg). The enemy's threats count against us.
-    pub atomic_blast_threat: [i32; 2],
-    /// King of the hill: bonus by the king's distance (0..7 king steps) to the nearest
-    /// hill square not held by its own pieces, middlegame.
-    pub hill_distance_mg: [i32; 8],
-    /// The same, endgame (weighs more as the pieces that could stop the king go).
-    pub hill_distance_eg: [i32; 8],
-    /// Minesweeper: percent of the expected loss counted for pieces that must still
-    /// cross the fog (mg, eg); the expected loss is the mine density times their value.
-    pub mine_risk: [i32; 2],
+    /// The flat weight vector, `[mg, eg]` per weight, laid out as [`SCHEMA`].
+    pub weights: Box<[[i32; 2]; N_PARAMS]>,
 }
 
 /// Why a parameter file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamsError {
-    /// The first line is not `sapper-eval 1 <variant>`.
+    /// The first line is not `sapper-eval 2 <variant>`.
     BadHeader(String),
     /// The file is for another variant.
     WrongVariant { expected: VariantKind, found: String },
-    /// A name that is not in [`SCHEMA`].
+    /// A name that is not `<block>_mg` or `<block>_eg` for a block of [`SCHEMA`].
     UnknownParameter(String),
     /// A parameter given twice.
     Duplicate(String),
     /// A parameter missing from the file.
-    Missing(&'static str),
+    Missing(String),
     /// A parameter with the wrong number of values.
     WrongLength {
-        name: &'static str,
+        name: String,
         expected: usize,
         found: usize,
     },
@@ -96,7 +172,10 @@ impl fmt::Display for ParamsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParamsError::BadHeader(l) => {
-                write!(f, "expected header 'sapper-eval 1 <variant>', found '{l}'")
+                write!(
+                    f,
+                    "expected header 'sapper-eval {FORMAT_VERSION} <variant>', found '{l}'"
+                )
             }
             ParamsError::WrongVariant { expected, found } => {
                 write!(f, "parameters are for '{found}', not '{expected}'")
@@ -129,7 +208,55 @@ pub fn content_hash(text: &str) -> String {
     format!("{h:08x}")
 }
 
+/// Position in a file's list of a board block's value `i` (rank 8 first) for table
+/// index `sq` (a1 = 0); the mapping is its own inverse.
+#[inline]
+fn board_order(i: usize) -> usize {
+    (7 - i / 8) * 8 + i % 8
+}
+
+/// The hash a file name carries: `chess-1a2b3c4d.eval` gives `1a2b3c4d`; `None` when
+/// the name has no 8-hex-digit hash after its last `-`.
+pub fn hash_in_name(name: &str) -> Option<&str> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = base.strip_suffix(".eval").unwrap_or(base);
+    let (_, hash) = stem.rsplit_once('-')?;
+    (hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())).then_some(hash)
+}
+
 impl EvalParams {
+    /// All weights zero (the hash is that of the resulting file text).
+    pub fn zero(variant: VariantKind) -> EvalParams {
+        Self::from_weights(variant, Box::new([[0; 2]; N_PARAMS]))
+    }
+
+    /// Parameters with the given weights; the hash is that of [`EvalParams::to_text`].
+    pub fn from_weights(variant: VariantKind, weights: Box<[[i32; 2]; N_PARAMS]>) -> EvalParams {
+        let mut p = EvalParams {
+            variant,
+            hash: String::new(),
+            weights,
+        };
+        p.hash = content_hash(&p.to_text());
+        p
+    }
+
+    /// The `[mg, eg]` weights of the block named `name`.
+    pub fn block(&self, name: &str) -> Option<&[[i32; 2]]> {
+        SCHEMA
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| &self.weights[b.offset..b.offset + b.len])
+    }
+
+    /// Mutable access to the block named `name` (the hash is not updated).
+    pub fn block_mut(&mut self, name: &str) -> Option<&mut [[i32; 2]]> {
+        SCHEMA
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| &mut self.weights[b.offset..b.offset + b.len])
+    }
+
     /// Parses a parameter file for `variant`.
     ///
     /// # Errors
@@ -141,7 +268,7 @@ impl EvalParams {
             .filter(|l| !l.is_empty());
         let header = lines.next().unwrap_or("");
         let parts: Vec<&str> = header.split_whitespace().collect();
-        if parts.len() != 3 || parts[0] != "sapper-eval" || parts[1] != "1" {
+        if parts.len() != 3 || parts[0] != "sapper-eval" || parts[1] != FORMAT_VERSION.to_string() {
             return Err(ParamsError::BadHeader(header.to_string()));
         }
         if parts[2] != variant.name() {
@@ -150,19 +277,22 @@ impl EvalParams {
                 found: parts[2].to_string(),
             });
         }
-        let mut values: Vec<Option<Vec<i32>>> = vec![None; SCHEMA.len()];
+        // values[2 * block + half]
+        let mut values: Vec<Option<Vec<i32>>> = vec![None; 2 * SCHEMA.len()];
         let mut current: Option<usize> = None;
         for token in lines.flat_map(|l| l.split_whitespace()) {
             if token.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-                let idx = SCHEMA
-                    .iter()
-                    .position(|(n, _)| *n == token)
+                let slot = token
+                    .strip_suffix("_mg")
+                    .map(|b| (b, 0))
+                    .or_else(|| token.strip_suffix("_eg").map(|b| (b, 1)))
+                    .and_then(|(b, half)| SCHEMA.iter().position(|s| s.name == b).map(|i| 2 * i + half))
                     .ok_or_else(|| ParamsError::UnknownParameter(token.to_string()))?;
-                if values[idx].is_some() {
+                if values[slot].is_some() {
                     return Err(ParamsError::Duplicate(token.to_string()));
                 }
-                values[idx] = Some(Vec::new());
-                current = Some(idx);
+                values[slot] = Some(Vec::new());
+                current = Some(slot);
             } else {
                 let v: i32 = token
                     .parse()
@@ -175,31 +305,42 @@ impl EvalParams {
                 }
             }
         }
-        let mut flat = Vec::with_capacity(SCHEMA.len());
-        for (i, &(name, len)) in SCHEMA.iter().enumerate() {
-            let list = values[i].take().ok_or(ParamsError::Missing(name))?;
-            if list.len() != len {
-                return Err(ParamsError::WrongLength {
-                    name,
-                    expected: len,
-                    found: list.len(),
-                });
+        let mut weights = Box::new([[0; 2]; N_PARAMS]);
+        for (i, block) in SCHEMA.iter().enumerate() {
+            for half in 0..2 {
+                let name = format!("{}_{}", block.name, ["mg", "eg"][half]);
+                let list = values[2 * i + half]
+                    .take()
+                    .ok_or_else(|| ParamsError::Missing(name.clone()))?;
+                if list.len() != block.len {
+                    return Err(ParamsError::WrongLength {
+                        name,
+                        expected: block.len,
+                        found: list.len(),
+                    });
+                }
+                for (j, &v) in list.iter().enumerate() {
+                    let k = if block.board { board_order(j) } else { j };
+                    weights[block.offset + k][half] = v;
+                }
             }
-            flat.push(list);
         }
-        Ok(Self::from_lists(variant, content_hash(text), &flat))
+        Ok(EvalParams {
+            variant,
+            hash: content_hash(text),
+            weights,
+        })
     }
 
-    /// Parses a file whose name carries its content hash (`chess-1a2b3c4d.eval`) and
-    /// checks that hash.
+    /// Parses a file whose name may carry its content hash (`chess-1a2b3c4d.eval`)
+    /// and checks that hash.
     ///
     /// # Errors
     /// As [`EvalParams::parse`], plus [`ParamsError::HashMismatch`].
     pub fn parse_named(name: &str, text: &str, variant: VariantKind) -> Result<EvalParams, ParamsError> {
         let params = Self::parse(text, variant)?;
-        let stem = name.rsplit('/').next().unwrap_or(name).trim_end_matches(".eval");
-        if let Some((_, hash)) = stem.rsplit_once('-') {
-            if hash != params.hash {
+        if let Some(hash) = hash_in_name(name) {
+            if !hash.eq_ignore_ascii_case(&params.hash) {
                 return Err(ParamsError::HashMismatch {
                     expected: hash.to_string(),
                     found: params.hash,
@@ -209,62 +350,89 @@ impl EvalParams {
         Ok(params)
     }
 
-    fn from_lists(variant: VariantKind, hash: String, lists: &[Vec<i32>]) -> EvalParams {
-        let arr6 = |v: &[i32]| -> [i32; 6] { std::array::from_fn(|i| v[i]) };
-        let arr8 = |v: &[i32]| -> [i32; 8] { std::array::from_fn(|i| v[i]) };
-        let arr2 = |v: &[i32]| -> [i32; 2] { [v[0], v[1]] };
-        // Files list rank 8 first; tables are indexed a1 = 0.
-        let pst = |v: &[i32]| -> [i32; 64] { std::array::from_fn(|sq| v[(7 - sq / 8) * 8 + sq % 8]) };
-        let mut pst_mg = [[0; 64]; 6];
-        let mut pst_eg = [[0; 64]; 6];
-        for role in 0..6 {
-            pst_mg[role] = pst(&lists[2 + 2 * role]);
-            pst_eg[role] = pst(&lists[3 + 2 * role]);
-        }
-        EvalParams {
-            variant,
-            hash,
-            material_mg: arr6(&lists[0]),
-            material_eg: arr6(&lists[1]),
-            pst_mg,
-            pst_eg,
-            bishop_pair: arr2(&lists[14]),
-            tempo: lists[15][0],
-            atomic_blast_threat: arr2(&lists[16]),
-            hill_distance_mg: arr8(&lists[17]),
-            hill_distance_eg: arr8(&lists[18]),
-            mine_risk: arr2(&lists[19]),
-        }
+    /// Writes the parameters in the file format (the inverse of [`EvalParams::parse`]).
+    pub fn to_text(&self) -> String {
+        self.to_text_with_comment("")
     }
 
-    /// Writes the parameters in the file format (the inverse of [`EvalParams::parse`],
-    /// used by the tuner).
-    pub fn to_text(&self) -> String {
-        let mut out = format!("sapper-eval 1 {}\n", self.variant.name());
-        let mut put = |name: &str, values: &[i32], width: usize| {
-            out.push_str(name);
-            out.push('\n');
-            for row in values.chunks(width) {
-                let line: Vec<String> = row.iter().map(|v| format!("{v:5}")).collect();
-                out.push_str(&format!("  {}\n", line.join(" ")));
-            }
-        };
-        let board = |t: &[i32; 64]| -> Vec<i32> { (0..64).map(|i| t[(7 - i / 8) * 8 + i % 8]).collect() };
-        put("material_mg", &self.material_mg, 6);
-        put("material_eg", &self.material_eg, 6);
-        for (role, name) in ["pawn", "knight", "bishop", "rook", "queen", "king"]
-            .iter()
-            .enumerate()
-        {
-            put(&format!("pst_{name}_mg"), &board(&self.pst_mg[role]), 8);
-            put(&format!("pst_{name}_eg"), &board(&self.pst_eg[role]), 8);
+    /// As [`EvalParams::to_text`], with `comment` written as `#` lines after the header.
+    pub fn to_text_with_comment(&self, comment: &str) -> String {
+        let mut out = format!("sapper-eval {FORMAT_VERSION} {}\n", self.variant.name());
+        for line in comment.lines() {
+            out.push_str(&format!("# {line}\n").replace("# \n", "#\n"));
         }
-        put("bishop_pair", &self.bishop_pair, 2);
-        put("tempo", &[self.tempo], 1);
-        put("atomic_blast_threat", &self.atomic_blast_threat, 2);
-        put("hill_distance_mg", &self.hill_distance_mg, 8);
-        put("hill_distance_eg", &self.hill_distance_eg, 8);
-        put("mine_risk", &self.mine_risk, 2);
+        for block in SCHEMA {
+            for (half, suffix) in ["mg", "eg"].iter().enumerate() {
+                out.push_str(&format!("{}_{suffix}\n", block.name));
+                let values: Vec<i32> = (0..block.len)
+                    .map(|j| {
+                        let k = if block.board { board_order(j) } else { j };
+                        self.weights[block.offset + k][half]
+                    })
+                    .collect();
+                for row in values.chunks(if block.board { 8 } else { 10 }) {
+                    let line: Vec<String> = row.iter().map(|v| format!("{v:5}")).collect();
+                    out.push_str(&format!("  {}\n", line.join(" ")));
+                }
+            }
+        }
         out
+    }
+
+    /// The file name these parameters get: `<variant>-<hash>.eval` (hash of `text`).
+    pub fn file_name(variant: VariantKind, text: &str) -> String {
+        format!("{}-{}.eval", variant.name(), content_hash(text))
+    }
+}
+
+/// Reads and checks a parameter file for `variant` (the `EvalFile` option): the
+/// header must name `variant`, every block must be complete, and when the file name
+/// carries a hash (`atomic-1a2b3c4d.eval`) the content must match it.
+///
+/// # Errors
+/// A message naming the file and the problem.
+pub fn load_params_file(
+    path: impl AsRef<std::path::Path>,
+    variant: VariantKind,
+) -> Result<EvalParams, String> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    EvalParams::parse_named(&path.to_string_lossy(), &text, variant)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The variant a parameter file's header names, if it is well formed.
+pub fn variant_of_text(text: &str) -> Option<VariantKind> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .and_then(|header| header.split_whitespace().nth(2))
+        .and_then(|v| v.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_contiguous_and_ordered() {
+        let mut next = 0;
+        for b in SCHEMA {
+            assert_eq!(b.offset, next, "{}", b.name);
+            assert!(!b.board || b.len == 64);
+            next += b.len;
+        }
+        assert_eq!(next, N_PARAMS);
+        assert_eq!(idx::PST_KNIGHT, idx::PST_PAWN + 64);
+        assert_eq!(idx::PST_KING, idx::PST_PAWN + 5 * 64);
+        assert_eq!(idx::MOBILITY_BISHOP, idx::MOBILITY_KNIGHT + 9);
+        assert_eq!(idx::MOBILITY_QUEEN, idx::MOBILITY_ROOK + 15);
+    }
+
+    #[test]
+    fn hash_in_name_needs_eight_hex_digits() {
+        assert_eq!(hash_in_name("nets/chess-1a2b3c4d.eval"), Some("1a2b3c4d"));
+        assert_eq!(hash_in_name("/tmp/my-file.eval"), None);
+        assert_eq!(hash_in_name("plain.eval"), None);
     }
 }

@@ -216,9 +216,9 @@ pub fn infer(field: &PublicField) -> Inference {
         return result;
     }
     result.layouts = layouts;
-    for i in 0..ZONE_SIZE {
+    for (i, count) in result.mine_layouts.iter_mut().enumerate() {
         let bit = 1u32 << i;
-        result.mine_layouts[i] = if field.discovered & bit != 0 {
+        *count = if field.discovered & bit != 0 {
             layouts
         } else if free & bit != 0 {
             per_free_square

@@ -178,8 +178,8 @@ impl MineState {
 
     /// Recomputes every shown number from the true mines (full information).
     fn recount(&mut self) {
-        for i in 0..ZONE_SIZE {
-            self.numbers[i] = (ZONE_NEIGHBOURS[i] & self.mines).count_ones() as u8;
+        for (n, neighbours) in self.numbers.iter_mut().zip(ZONE_NEIGHBOURS) {
+            *n = (neighbours & self.mines).count_ones() as u8;
         }
     }
 

@@ -341,7 +341,8 @@ impl<V: Variant> Searcher<V> {
         }
         // A root drawn by rule (dead material, the 50-move rule, a third repetition)
         // still gets a move, but its score is a draw (UCI.md).
-        let root_draw = root.is_drawn_material() || root.is_fifty_move_draw() || is_threefold(root, game_keys);
+        let root_draw =
+            root.is_drawn_material() || root.is_fifty_move_draw() || is_threefold(root, game_keys);
         let mut completed: Option<Vec<RootMove>> = None;
         let max_depth = limits
             .depth
@@ -353,8 +354,8 @@ impl<V: Variant> Searcher<V> {
         for depth in 1..=max_depth {
             // Lazy SMP: odd helpers search one ply deeper, so threads spread over depths.
             let depth = (depth + (options.thread % 2) as i32).min(max_depth);
-            for pv_idx in 0..lines {
-                self.aspiration(root, depth, pv_idx, previous[pv_idx], &mut root_moves, &ctx);
+            for (pv_idx, &prev) in previous.iter().enumerate() {
+                self.aspiration(root, depth, pv_idx, prev, &mut root_moves, &ctx);
                 if self.stopped {
                     break;
                 }
@@ -398,7 +399,10 @@ impl<V: Variant> Searcher<V> {
         let root_moves = match completed {
             Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => done,
             _ => {
-                for rm in root_moves.iter_mut().filter(|rm| rm.score == -INFINITE || root_draw) {
+                for rm in root_moves
+                    .iter_mut()
+                    .filter(|rm| rm.score == -INFINITE || root_draw)
+                {
                     rm.score = 0;
                 }
                 root_moves
@@ -546,8 +550,9 @@ impl<V: Variant> Searcher<V> {
             rm.score = -INFINITE;
         }
         self.keys.push(root.key());
-        for i in pv_idx..rms.len() {
-            let m = rms[i].mv;
+        for (k, rm) in rms[pv_idx..].iter_mut().enumerate() {
+            let first = k == 0;
+            let m = rm.mv;
             self.stack[STACK_OFFSET].piece_to = Some(ordering::piece_to(root, m));
             let p = self.mine_probability(root, m);
             let mut score;
@@ -556,7 +561,7 @@ impl<V: Variant> Searcher<V> {
             } else {
                 let child = node::play_certain(root, m, p);
                 let new_depth = depth - 1 + i32::from(child.in_check());
-                if i == pv_idx {
+                if first {
                     score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
                 } else {
                     score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, 1, ctx);
@@ -568,11 +573,11 @@ impl<V: Variant> Searcher<V> {
             if self.stopped {
                 break;
             }
-            if i == pv_idx || score > alpha {
-                rms[i].score = score;
-                rms[i].pv.clear();
-                rms[i].pv.push(m);
-                rms[i].pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+            if first || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
                 alpha = alpha.max(score);
                 if score >= beta {
                     break;
@@ -580,7 +585,7 @@ impl<V: Variant> Searcher<V> {
             }
         }
         self.keys.pop();
-        rms[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+        rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
 
     /// Checks the stop flag, the clock and the node limit every 1024 nodes.
@@ -660,5 +665,9 @@ impl<V: Variant> Searcher<V> {
 /// game since the last irreversible move (`keys`, oldest first).
 fn is_threefold<V: Variant>(pos: &Position<V>, keys: &[u64]) -> bool {
     let reach = (pos.halfmove_clock() as usize).min(keys.len());
-    keys[keys.len() - reach..].iter().filter(|&&k| k == pos.key()).count() >= 2
+    keys[keys.len() - reach..]
+        .iter()
+        .filter(|&&k| k == pos.key())
+        .count()
+        >= 2
 }

@@ -441,7 +441,11 @@ impl<V: Variant> Searcher<V> {
             }
             alpha = alpha.max(best_score);
         }
-        let gen = if in_check || checks { GenType::All } else { GenType::Noisy };
+        let gen = if in_check || checks {
+            GenType::All
+        } else {
+            GenType::Noisy
+        };
         let order = OrderContext {
             tt_move: tt_hit.map_or(Move::NONE, |h| h.mv),
             ..OrderContext::default()

@@ -11,11 +11,11 @@ use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind, MoveList, MAX_MOVES};
-use arrayvec::ArrayVec;
 use crate::position::Position;
 use crate::search::see::see_ge;
 use crate::types::{Color, Role, Square};
 use crate::variant::Variant;
+use arrayvec::ArrayVec;
 
 /// Piece values for ordering only (centipawns, pawn..king).
 const ORDER_VALUE: [i32; 6] = [100, 300, 320, 500, 900, 0];

@@ -102,7 +102,7 @@ impl TranspositionTable {
 
     /// Size in MiB.
     pub fn size_mib(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES >> 20
+        (self.entries.len() * ENTRY_BYTES) >> 20
     }
 
     /// Empties the table.

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Measures Sapper's difficulty ladder: level L+1 against level L, for every L.
+
+Each step is a match (scripts/match.py, or `sapper referee` for minesweeper) between
+neighbouring `Skill Level`s under one node cap per move (level 20's limit; lower levels
+stop at their own budgets), so results do not depend on the machine's load and every
+step has its own error bar;
+the cumulative sum places every level on one scale, level 0 = 0. In chess, anchor
+matches against Stockfish at `UCI_LimitStrength`/`UCI_Elo` fix the scale's offset, so
+the numbers read as Stockfish's `UCI_Elo`.
+
+Usage:
+    python3 scripts/ladder.py --variant chess atomic --games 30 --concurrency 2
+    python3 scripts/ladder.py --variant chess --anchor 8:1350 --stockfish /usr/games/stockfish
+
+Prints a Markdown table per variant (and writes JSON with --json).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = 20
+
+
+def node_budget(level: int) -> str:
+    """The node budget of a level, as src/skill.rs defines it."""
+    return "unlimited" if level >= LEVELS else str(round(50 * 1.5**level))
+
+
+def run_match(args: argparse.Namespace, variant: str, opts1: list[str], opts2: list[str],
+              engine2: str | None = None) -> dict:
+    """Plays one match; returns the summary JSON (Elo of engine 1)."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
+        out = tmp.name
+    if variant == "minesweeper":
+        cmd = [args.engine, "referee", "--engine1", args.engine, "--engine2", engine2 or args.engine,
+               "--games", str(args.games), "--concurrency", str(args.concurrency),
+               "--nodes", str(args.nodes), "--seed", str(args.seed), "--json", out]
+        for o in opts1:
+            cmd += ["--option1", o]
+        for o in opts2:
+            cmd += ["--option2", o]
+    else:
+        cmd = [sys.executable, str(ROOT / "scripts/match.py"), "--engine1", args.engine,
+               "--engine2", engine2 or args.engine, "--variant", variant, "--games", str(args.games),
+               "--concurrency", str(args.concurrency), "--nodes", str(args.nodes),
+               "--openings", str(ROOT / f"engine-tests/openings/{variant}.epd"), "--json", out]
+        for o in opts1:
+            cmd += ["--option1", o]
+        for o in opts2:
+            cmd += ["--option2", o]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    summary = json.loads(Path(out).read_text())
+    Path(out).unlink()
+    return summary
+
+
+def elo_and_error(summary: dict) -> tuple[float, float]:
+    """Engine 1's Elo and 95% error, capped when a match was one-sided."""
+    elo = summary.get("elo")
+    err = summary.get("elo_error95")
+    w, d, l = summary["wins"], summary["draws"], summary["losses"]
+    if elo is None or err is None or not math.isfinite(elo) or not math.isfinite(err):
+        # A clean sweep has no finite Elo: count it as half a game short of one, with a
+        # wide error bar.
+        n = max(w + d + l, 1)
+        score = min(max((w + d / 2) / n, 0.5 / n), 1 - 0.5 / n)
+        elo = -400 * math.log10(1 / score - 1)
+        err = 400.0
+    return float(elo), float(err)
+
+
+def ladder(args: argparse.Namespace, variant: str) -> list[dict]:
+    rows = []
+    total, total_var = 0.0, 0.0
+    rows.append({"level": 0, "nodes": node_budget(0), "step": None, "elo": 0.0, "error": 0.0})
+    for level in range(1, LEVELS + 1):
+        summary = run_match(args, variant, [f"Skill Level={level}"], [f"Skill Level={level - 1}"])
+        step, err = elo_and_error(summary)
+        total += step
+        total_var += (err / 1.96) ** 2
+        rows.append({
+            "level": level, "nodes": node_budget(level),
+            "step": step, "step_error": err,
+            "wdl": [summary["wins"], summary["draws"], summary["losses"]],
+            "elo": total, "error": 1.96 * math.sqrt(total_var),
+        })
+        print(f"{variant} level {level} vs {level - 1}: {step:+.0f} +/- {err:.0f} "
+              f"(W-D-L {summary['wins']}-{summary['draws']}-{summary['losses']})", flush=True)
+    return rows
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--engine", default=str(ROOT / "target/release/sapper"))
+    p.add_argument("--variant", nargs="+", default=["chess"],
+                   choices=["chess", "atomic", "kingofthehill", "minesweeper"])
+    p.add_argument("--games", type=int, default=30, help="games per step (pairs of openings)")
+    p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--nodes", type=int, default=250_000,
+                   help="node cap per move for every level (level 20's limit; lower levels have smaller budgets)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--stockfish", default="/usr/games/stockfish")
+    p.add_argument("--anchor", action="append", default=[],
+                   help="LEVEL:ELO: play Sapper at LEVEL against Stockfish at UCI_Elo ELO (chess)")
+    p.add_argument("--json", help="write all results here")
+    args = p.parse_args()
+
+    results: dict[str, dict] = {}
+    for variant in args.variant:
+        rows = ladder(args, variant)
+        offset = None
+        anchors = []
+        if variant == "chess":
+            for spec in args.anchor:
+                level, sf_elo = (int(x) for x in spec.split(":"))
+                summary = run_match(args, variant, [f"Skill Level={level}"],
+                                    ["UCI_LimitStrength=true", f"UCI_Elo={sf_elo}"], engine2=args.stockfish)
+                diff, err = elo_and_error(summary)
+                anchors.append({"level": level, "stockfish_elo": sf_elo, "diff": diff, "error": err,
+                                "wdl": [summary["wins"], summary["draws"], summary["losses"]]})
+                print(f"anchor: level {level} vs Stockfish UCI_Elo {sf_elo}: {diff:+.0f} +/- {err:.0f}", flush=True)
+            if anchors:
+                # Each anchor says: Elo(level) = sf_elo + diff. Average the implied offsets.
+                implied = [a["stockfish_elo"] + a["diff"] - rows[a["level"]]["elo"] for a in anchors]
+                offset = sum(implied) / len(implied)
+        results[variant] = {"rows": rows, "anchors": anchors, "offset": offset}
+        scale = "Stockfish UCI_Elo" if offset is not None else "Elo relative to level 0"
+        print(f"\n### {variant} ({scale})\n")
+        print("| level | nodes/move | step vs level below | Elo |")
+        print("|---|---|---|---|")
+        for r in rows:
+            step = "" if r["step"] is None else f"{r['step']:+.0f} +/- {r['step_error']:.0f}"
+            elo = r["elo"] + (offset or 0)
+            print(f"| {r['level']} | {r['nodes']} | {step} | {elo:.0f} +/- {r['error']:.0f} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
