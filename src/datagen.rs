@@ -253,7 +253,8 @@ struct Worker<V: Variant> {
     tt: Arc<TranspositionTable>,
 }
 
-/// The start position of game `g`'s `attempt`: the variant's, or a random minefield.
+/// A game's start position: the variant's, or (minesweeper) a random minefield
+/// drawn from `rng`, in full-information form.
 fn start_position<V: Variant>(rng: &mut StdRng) -> Position<V> {
     if V::MINES {
         let full = Position::<Minesweeper>::start_with_layout(random_layout(rng));
@@ -467,12 +468,7 @@ mod tests {
 
     #[test]
     fn a_tiny_run_is_reproducible() {
-        for variant in [
-            VariantKind::Chess,
-            VariantKind::Atomic,
-            VariantKind::KingOfTheHill,
-            VariantKind::Minesweeper,
-        ] {
+        for variant in VariantKind::ALL {
             let dir = std::env::temp_dir().join(format!(
                 "sapper-datagen-{}-{}",
                 std::process::id(),

@@ -13,7 +13,7 @@
 //! written as `nets/<variant>-<hash>.eval`, with the settings and losses as comments.
 
 use crate::datagen::read_file;
-use crate::eval::params::{block_of, EvalParams, N_PARAMS, SCHEMA};
+use crate::eval::params::{block_of, EvalParams, N_PARAMS};
 use crate::eval::{
     coefficients, default_params, default_params_name, load_params_file, Coefficients, MAX_PHASE,
 };
@@ -39,19 +39,22 @@ pub struct TuneSettings {
     pub lambda: f64,
     /// Full passes over the training set.
     pub epochs: usize,
-    /// Adam step size, centipawns.
+    /// Adam step size, centipawns per epoch.
     pub lr: f64,
     /// Fraction of games held out for validation.
     pub val_fraction: f64,
-    /// Positions whose |score| exceeds this are skipped (mates, lost causes).
+    /// Positions whose |score| exceeds this many centipawns are skipped (mates, lost
+    /// causes).
     pub max_score: i32,
     /// Seed of the train/validation split.
     pub seed: u64,
     /// Blocks left as they are.
     pub freeze: Vec<String>,
-    /// L2 pull toward the starting weights, per weight (0 = none).
+    /// L2 pull toward the starting weights: the minimised objective gains
+    /// `l2 * (w - w0)^2` per weight, `w` in centipawns (0 = none; the reported
+    /// losses leave it out).
     pub l2: f64,
-    /// Fixed `K` instead of fitting it.
+    /// Fixed `K`, centipawns, instead of fitting it.
     pub k: Option<f64>,
 }
 
@@ -177,6 +180,15 @@ impl Set {
     }
 }
 
+/// `[mg, eg]` weights as the tuner's flat vector: `w[2 i]` middlegame, `w[2 i + 1]`
+/// endgame, centipawns.
+fn interleaved(weights: &[[i32; 2]]) -> Vec<f64> {
+    weights
+        .iter()
+        .flat_map(|&[mg, eg]| [mg as f64, eg as f64])
+        .collect()
+}
+
 /// The logistic function.
 #[inline]
 fn sigmoid(x: f64) -> f64 {
@@ -243,7 +255,7 @@ pub fn run(s: &TuneSettings, log: &mut dyn Write) -> Result<TuneReport, String> 
         ),
     };
     for name in &s.freeze {
-        if !SCHEMA.iter().any(|b| b.name == name) {
+        if base.block(name).is_none() {
             return Err(format!("--freeze: unknown block '{name}'"));
         }
     }
@@ -290,11 +302,7 @@ pub fn run(s: &TuneSettings, log: &mut dyn Write) -> Result<TuneReport, String> 
         s.max_score
     );
 
-    let start: Vec<f64> = base
-        .weights
-        .iter()
-        .flat_map(|w| [w[0] as f64, w[1] as f64])
-        .collect();
+    let start = interleaved(&base.weights[..]);
     let frozen: Vec<bool> = (0..N_PARAMS)
         .map(|i| s.freeze.iter().any(|f| f == block_of(i).name))
         .collect();
@@ -342,7 +350,7 @@ pub fn run(s: &TuneSettings, log: &mut dyn Write) -> Result<TuneReport, String> 
     for (i, x) in weights.iter_mut().enumerate() {
         *x = [w[2 * i].round() as i32, w[2 * i + 1].round() as i32].map(|v| v.clamp(-100_000, 100_000));
     }
-    let rounded: Vec<f64> = weights.iter().flat_map(|x| [x[0] as f64, x[1] as f64]).collect();
+    let rounded = interleaved(&weights[..]);
     let train_after = train.loss(&rounded, k, s.lambda);
     let val_after = val.loss(&rounded, k, s.lambda);
     let params = EvalParams::from_weights(s.variant, weights);
@@ -406,11 +414,7 @@ mod tests {
             let c = trace_any(VariantKind::Chess, fen).unwrap();
             set.push(&c, result, score);
         }
-        let w: Vec<f64> = default_params(VariantKind::Chess)
-            .weights
-            .iter()
-            .flat_map(|x| [x[0] as f64, x[1] as f64])
-            .collect();
+        let w = interleaved(&default_params(VariantKind::Chess).weights[..]);
         let (k, lambda) = (200.0, 0.7);
         let (loss, grad) = set.gradient(&w, k, lambda);
         assert!((loss - set.loss(&w, k, lambda)).abs() < 1e-12);

@@ -30,7 +30,7 @@ use crate::types::{Color, Role, Square};
 use crate::variant::{Variant, VariantKind};
 use once_cell::sync::Lazy;
 pub use params::load_params_file;
-use params::{idx, EvalParams, N_PARAMS, SCHEMA};
+use params::{block_of, idx, EvalParams, N_PARAMS};
 use std::sync::Arc;
 
 mod embedded {
@@ -97,16 +97,6 @@ impl std::ops::AddAssign for Tapered {
     }
 }
 
-impl std::ops::Sub for Tapered {
-    type Output = Tapered;
-    fn sub(self, o: Tapered) -> Tapered {
-        Tapered {
-            mg: self.mg - o.mg,
-            eg: self.eg - o.eg,
-        }
-    }
-}
-
 /// Blends middlegame and endgame sums by `phase` (0..=24), truncating toward zero.
 #[inline(always)]
 pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
@@ -123,9 +113,9 @@ pub trait Accumulator {
 /// The fast path: sums `coef * weight` in integers.
 pub struct Scorer<'a> {
     weights: &'a [[i32; 2]; N_PARAMS],
-    /// Middlegame sum, White's point of view.
+    /// Middlegame sum, White's point of view, centipawns.
     pub mg: i32,
-    /// Endgame sum, White's point of view.
+    /// Endgame sum, White's point of view, centipawns.
     pub eg: i32,
 }
 
@@ -194,16 +184,6 @@ pub struct Coefficients {
 }
 
 impl Coefficients {
-    /// The phase-scaled coefficients `(index, mg, eg)`: the evaluation (White's view,
-    /// before integer rounding) is `sum mg * w_mg + eg * w_eg`.
-    pub fn scaled(&self) -> Vec<(usize, f32, f32)> {
-        let mg = self.phase as f32 / MAX_PHASE as f32;
-        self.entries
-            .iter()
-            .map(|&(i, c)| (i as usize, c as f32 * mg, c as f32 * (1.0 - mg)))
-            .collect()
-    }
-
     /// The evaluation these coefficients give with `params`, White's point of view,
     /// exactly as [`evaluate`] computes it.
     pub fn evaluate_white(&self, params: &EvalParams) -> i32 {
@@ -237,10 +217,8 @@ pub fn coefficients<V: Variant>(pos: &Position<V>) -> Coefficients {
 /// The evaluation split into its terms (for UCI `eval`).
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
-    /// The coefficients.
-    pub coefficients: Coefficients,
-    /// Each block's contribution, White's point of view, blocks with a non-zero
-    /// coefficient only, in [`SCHEMA`] order.
+    /// Each block's contribution, White's point of view, centipawns, blocks with a
+    /// non-zero coefficient only, in [`params::SCHEMA`] order.
     pub terms: Vec<(&'static str, Tapered)>,
     /// Game phase, 0 (bare kings) to 24 (all pieces).
     pub phase: i32,
@@ -275,26 +253,24 @@ impl Trace {
 /// Evaluates `pos` and returns the terms (White's point of view).
 pub fn trace<V: Variant>(pos: &Position<V>, params: &EvalParams) -> Trace {
     let coefficients = coefficients(pos);
+    // The entries are sorted by index and the blocks lie in index order, so each
+    // block's entries are consecutive: one pass groups them in schema order.
     let mut terms: Vec<(&'static str, Tapered)> = Vec::new();
-    for block in SCHEMA {
-        let mut t = Tapered::default();
-        let mut seen = false;
-        for &(i, c) in &coefficients.entries {
-            let i = i as usize;
-            if i >= block.offset && i < block.offset + block.len {
-                seen = true;
-                t.mg += c * params.weights[i][0];
-                t.eg += c * params.weights[i][1];
-            }
-        }
-        if seen {
-            terms.push((block.name, t));
+    for &(i, c) in &coefficients.entries {
+        let name = block_of(i as usize).name;
+        let [mg, eg] = params.weights[i as usize];
+        let part = Tapered {
+            mg: c * mg,
+            eg: c * eg,
+        };
+        match terms.last_mut() {
+            Some((last, t)) if *last == name => *t += part,
+            _ => terms.push((name, part)),
         }
     }
     Trace {
         total_white: coefficients.evaluate_white(params),
         phase: coefficients.phase,
-        coefficients,
         terms,
     }
 }
@@ -380,9 +356,7 @@ fn dilate<B: BitBoard>(b: B) -> B {
 /// What the piece loop learns about one side.
 #[derive(Clone, Copy)]
 struct SideInfo<B> {
-    /// Squares attacked by pawns.
-    pawn_attacks: B,
-    /// Squares attacked by knights, bishops, rooks, queens, king (index = role).
+    /// Squares attacked by pawns, knights, bishops, rooks, queens, king (index = role).
     by_role: [B; 6],
     /// Squares attacked by anything but the king.
     non_king: B,
@@ -390,6 +364,20 @@ struct SideInfo<B> {
     all: B,
     /// The king zone: the king's square and its neighbours (empty without a king).
     king_zone: B,
+}
+
+impl<B: BitBoard> SideInfo<B> {
+    /// Squares attacked by pawns.
+    #[inline(always)]
+    fn pawn_attacks(&self) -> B {
+        self.by_role[Role::Pawn.index()]
+    }
+
+    /// Squares next to the king (empty without a king).
+    #[inline(always)]
+    fn king_ring(&self) -> B {
+        self.by_role[Role::King.index()]
+    }
 }
 
 /// Computes every term of `pos` into `acc` (White's point of view) and returns the
@@ -424,7 +412,6 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
 
     // Attacks, mobility and king-zone attack units.
     let mut info = [SideInfo {
-        pawn_attacks: Bb::<V>::EMPTY,
         by_role: [Bb::<V>::EMPTY; 6],
         non_king: Bb::<V>::EMPTY,
         all: Bb::<V>::EMPTY,
@@ -432,18 +419,17 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
     }; 2];
     for color in Color::ALL {
         let i = &mut info[color.index()];
-        i.pawn_attacks = pawn_attacks(color, pos.pieces(color, Role::Pawn));
-        i.by_role[0] = i.pawn_attacks;
+        i.by_role[Role::Pawn.index()] = pawn_attacks(color, pos.pieces(color, Role::Pawn));
         if let Some(k) = pos.king(color) {
             i.by_role[Role::King.index()] = G::<V>::king_attacks(k);
-            i.king_zone = G::<V>::king_attacks(k).with(k);
+            i.king_zone = i.king_ring().with(k);
         }
     }
     let mut danger_units = [0i32; 2];
     for color in Color::ALL {
         let s = color.sign();
         let c = color.index();
-        let area = !pos.color(color) & !info[1 - c].pawn_attacks;
+        let area = !pos.color(color) & !info[1 - c].pawn_attacks();
         let their_zone = info[1 - c].king_zone;
         for (role, table, len) in [
             (Role::Knight, idx::MOBILITY_KNIGHT, 9),
@@ -482,7 +468,7 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         let files = fill_forward(color, fill_forward(!color, own));
         let isolated = own & !(files.east() | files.west());
         acc.add(idx::PAWN_ISOLATED, s * isolated.count() as i32);
-        let supported = own & info[c].pawn_attacks;
+        let supported = own & info[c].pawn_attacks();
         acc.add(idx::PAWN_SUPPORTED, s * supported.count() as i32);
         let stoppers = theirs | theirs.east() | theirs.west();
         let passed = own & !rear_span(color, stoppers) & !doubled;
@@ -501,7 +487,7 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         let their_pieces = pos.color(!color) & !pos.role(Role::Pawn) & !pos.role(Role::King);
         acc.add(
             idx::THREATS,
-            s * (their_pieces & info[c].pawn_attacks).count() as i32,
+            s * (their_pieces & info[c].pawn_attacks()).count() as i32,
         );
         let their_majors = pos.pieces(!color, Role::Rook) | pos.pieces(!color, Role::Queen);
         let minors = info[c].by_role[Role::Knight.index()] | info[c].by_role[Role::Bishop.index()];
@@ -537,22 +523,20 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
 #[inline]
 fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
     type G<V> = <V as Variant>::G;
-    let (Some(white_king), Some(black_king)) = (pos.king(Color::White), pos.king(Color::Black)) else {
+    // Without both kings the game is over (a king exploded): no blast terms.
+    if pos.kings_of(Color::White).is_empty() || pos.kings_of(Color::Black).is_empty() {
         return;
-    };
+    }
     let stm = pos.side_to_move();
     let kings = pos.role(Role::King);
     for color in Color::ALL {
         let s = color.sign();
         let c = color.index();
-        let (our_king, their_king) = match color {
-            Color::White => (white_king, black_king),
-            Color::Black => (black_king, white_king),
-        };
         let other = (color != stm) as usize;
+        let ring = info[c].king_ring();
         // Captures next to our own king would explode it: never legal.
-        let allowed = info[c].non_king & !G::<V>::king_attacks(our_king);
-        let their_ring = G::<V>::king_attacks(their_king);
+        let allowed = info[c].non_king & !ring;
+        let their_ring = info[1 - c].king_ring();
         let targets = pos.color(!color) & !kings & allowed;
         acc.add(
             idx::ATOMIC_KING_BLAST + other,
@@ -577,7 +561,6 @@ fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<
             acc.add(idx::ATOMIC_BLAST_GAIN + 8 * other + bucket, s);
         }
 
-        let ring = G::<V>::king_attacks(our_king);
         for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             let n = (ring & pos.pieces(color, role)).count() as i32;
             acc.add(idx::ATOMIC_KING_NEIGHBOURS + role.index(), s * n);
@@ -608,7 +591,7 @@ fn hill_steps<B: BitBoard>(king: B, walk: B, goal: B) -> usize {
         if (next & goal).any() {
             return d;
         }
-        if next & !reached == B::EMPTY {
+        if (next & !reached).is_empty() {
             break;
         }
         reached |= next;
