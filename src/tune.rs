@@ -20,6 +20,7 @@ use crate::eval::{
 use crate::minesweeper::Minesweeper;
 use crate::position::Position;
 use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use crate::zobrist::splitmix64;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -195,14 +196,6 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// splitmix64: a well-mixed hash for the train/validation split.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 fn trace_fen<V: Variant>(fen: &str) -> Option<Coefficients> {
     Position::<V>::from_fen(fen).ok().map(|(p, _)| coefficients(&p))
 }
@@ -281,7 +274,7 @@ pub fn run(s: &TuneSettings, log: &mut dyn Write) -> Result<TuneReport, String> 
                 continue;
             };
             games.insert((file_index, game));
-            let h = mix(s.seed ^ ((file_index as u64) << 32) ^ game as u64);
+            let h = splitmix64(s.seed ^ ((file_index as u64) << 32) ^ game as u64);
             if ((h % 1_000_000) as f64) < s.val_fraction * 1_000_000.0 {
                 val.push(&c, result, score);
             } else {

@@ -2,12 +2,19 @@
 //! Playing"), generated at compile time from a fixed seed so that keys, and hence
 //! `bench` signatures and opening-book style lookups, are identical across builds.
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
+/// SplitMix64's output for one step from `x` (Steele, Lea and Flood, "Fast splittable
+/// pseudorandom number generators", 2014): a cheap, well-mixed 64-bit hash used for
+/// zobrist keys, seeded layouts and data splits.
+pub const fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
+    z ^ (z >> 31)
+}
+
+/// One SplitMix64 step: the next state and the output.
+const fn splitmix(state: u64) -> (u64, u64) {
+    (state.wrapping_add(0x9e37_79b9_7f4a_7c15), splitmix64(state))
 }
 
 const fn keys<const N: usize>(seed: u64) -> [u64; N] {

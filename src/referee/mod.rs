@@ -28,6 +28,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::stats::{self, Pentanomial, SprtDecision};
 use crate::types::Color;
+use crate::zobrist::splitmix64;
 use engine_process::{EngineError, EngineProcess};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -202,13 +203,6 @@ struct MatchConfig {
     move_timeout: Duration,
     sprt: Option<(f64, f64)>,
     concurrency: usize,
-}
-
-fn splitmix64(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 /// The mine layout of pair `pair` (from 0) under `seed`: four distinct zone squares,
