@@ -6,8 +6,8 @@ neighbouring `Skill Level`s under one node cap per move (level 20's limit; lower
 stop at their own budgets), so results do not depend on the machine's load and every
 step has its own error bar;
 the cumulative sum places every level on one scale, level 0 = 0. In chess, anchor
-matches against Stockfish at `UCI_LimitStrength`/`UCI_Elo` fix the scale's offset, so
-the numbers read as Stockfish's `UCI_Elo`.
+matches against Stockfish at `UCI_LimitStrength`/`UCI_Elo` fix the scale's offset and
+its stretch (see fit_anchors), so the numbers read as Stockfish's `UCI_Elo`.
 
 Usage:
     python3 scripts/ladder.py --variant chess atomic --games 30 --concurrency 2
@@ -77,6 +77,24 @@ def elo_and_error(summary: dict) -> tuple[float, float]:
     return float(elo), float(err)
 
 
+def fit_anchors(rows: list[dict], anchors: list[dict]) -> tuple[float, float]:
+    """Maps the self-play scale onto Stockfish's: Elo = offset + scale * ladder Elo.
+
+    Each anchor says Elo(level) = stockfish_elo + diff. With anchors at two or more
+    levels, offset and scale are a least-squares line through them (self-play ladders
+    overstate differences between versions of one engine, so the scale comes out below
+    1); with one level, the scale stays 1 and the offset is the mean implied one.
+    """
+    xs = [rows[a["level"]]["elo"] for a in anchors]
+    ys = [a["stockfish_elo"] + a["diff"] for a in anchors]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return my - mx, 1.0
+    scale = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return my - scale * mx, scale
+
+
 def ladder(args: argparse.Namespace, variant: str) -> list[dict]:
     rows = []
     total, total_var = 0.0, 0.0
@@ -116,7 +134,7 @@ def main() -> int:
     results: dict[str, dict] = {}
     for variant in args.variant:
         rows = ladder(args, variant)
-        offset = None
+        offset, scale = None, 1.0
         anchors = []
         if variant == "chess":
             for spec in args.anchor:
@@ -128,18 +146,16 @@ def main() -> int:
                                 "wdl": [summary["wins"], summary["draws"], summary["losses"]]})
                 print(f"anchor: level {level} vs Stockfish UCI_Elo {sf_elo}: {diff:+.0f} +/- {err:.0f}", flush=True)
             if anchors:
-                # Each anchor says: Elo(level) = sf_elo + diff. Average the implied offsets.
-                implied = [a["stockfish_elo"] + a["diff"] - rows[a["level"]]["elo"] for a in anchors]
-                offset = sum(implied) / len(implied)
-        results[variant] = {"rows": rows, "anchors": anchors, "offset": offset}
+                offset, scale = fit_anchors(rows, anchors)
+        results[variant] = {"rows": rows, "anchors": anchors, "offset": offset, "scale": scale}
         scale = "Stockfish UCI_Elo" if offset is not None else "Elo relative to level 0"
         print(f"\n### {variant} ({scale})\n")
         print("| level | nodes/move | step vs level below | Elo |")
         print("|---|---|---|---|")
         for r in rows:
             step = "" if r["step"] is None else f"{r['step']:+.0f} +/- {r['step_error']:.0f}"
-            elo = r["elo"] + (offset or 0)
-            print(f"| {r['level']} | {r['nodes']} | {step} | {elo:.0f} +/- {r['error']:.0f} |")
+            elo = (offset or 0) + scale * r["elo"]
+            print(f"| {r['level']} | {r['nodes']} | {step} | {elo:.0f} +/- {scale * r['error']:.0f} |")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0

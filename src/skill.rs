@@ -14,11 +14,15 @@ use rand::Rng;
 /// The strongest level: full search, best move.
 pub const MAX_LEVEL: u8 = 20;
 
-/// The chess Elo of levels 0 to 19 (level 20 is unlimited), anchored to Stockfish's
-/// own `UCI_Elo` scale; see README "Difficulty" for the measurement.
+/// The chess Elo of levels 0 to 19 (level 20 is unlimited) on Stockfish's own
+/// `UCI_Elo` scale: the self-play ladder of `scripts/ladder.py` (each level against
+/// the one below), stretched and offset by a least-squares fit to four matches against
+/// Stockfish 15.1 with `UCI_LimitStrength` (levels 8 and 14 against 1350, 14 against
+/// 2000, 20 against 1700; 200,000 nodes per move), rounded to 10. README "Difficulty"
+/// has the figures; below 1350, Stockfish's lowest setting, the values are extrapolated.
 pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize] = [
-    800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900, 2000, 2100, 2200, 2300, 2400, 2500,
-    2600, 2700,
+    570, 660, 700, 740, 850, 920, 990, 1080, 1090, 1110, 1280, 1340, 1380, 1410, 1510, 1610, 1720, 1850,
+    2000, 2080,
 ];
 
 /// Lowest `UCI_Elo`.
