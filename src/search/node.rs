@@ -178,15 +178,8 @@ impl<V: Variant> Searcher<V> {
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
         if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
-            if !PV && hit.depth >= depth {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !PV && hit.depth >= depth && hit.bound.cuts(s, alpha, beta) {
+                return s;
             }
         }
 
@@ -421,12 +414,7 @@ impl<V: Variant> Searcher<V> {
         let tt_hit = ctx.shared.tt.probe(key);
         if let Some(hit) = tt_hit {
             let s = from_tt(hit.score, ply);
-            let cut = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
+            if hit.bound.cuts(s, alpha, beta) {
                 return s;
             }
         }

@@ -20,6 +20,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles a search of the window
+    /// (`alpha`, `beta`) (centipawns, already converted with `from_tt`): exact always,
+    /// a lower bound at or above `beta`, an upper bound at or below `alpha`.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A probe's result. Scores are as stored: convert mate scores with
 /// [`crate::search::score::from_tt`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
