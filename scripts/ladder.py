@@ -25,6 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import stats
+
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = 20
 
@@ -51,7 +53,7 @@ def run_match(args: argparse.Namespace, variant: str, opts1: list[str], opts2: l
         cmd = [sys.executable, str(ROOT / "scripts/match.py"), "--engine1", args.engine,
                "--engine2", engine2 or args.engine, "--variant", variant, "--games", str(args.games),
                "--concurrency", str(args.concurrency), "--nodes", str(args.nodes),
-               "--openings", str(ROOT / f"engine-tests/openings/{variant}.epd"), "--json", out]
+               "--seed", str(args.seed), "--openings", str(ROOT / f"engine-tests/openings/{variant}.epd"), "--json", out]
         for o in opts1:
             cmd += ["--option1", o]
         for o in opts2:
@@ -62,19 +64,18 @@ def run_match(args: argparse.Namespace, variant: str, opts1: list[str], opts2: l
     return summary
 
 
-def elo_and_error(summary: dict) -> tuple[float, float]:
-    """Engine 1's Elo and 95% error, capped when a match was one-sided."""
-    elo = summary.get("elo")
-    err = summary.get("elo_error95")
-    w, d, l = summary["wins"], summary["draws"], summary["losses"]
-    if elo is None or err is None or not math.isfinite(elo) or not math.isfinite(err):
-        # A clean sweep has no finite Elo: count it as half a game short of one, with a
-        # wide error bar.
-        n = max(w + d + l, 1)
-        score = min(max((w + d / 2) / n, 0.5 / n), 1 - 0.5 / n)
-        elo = -400 * math.log10(1 / score - 1)
-        err = 400.0
-    return float(elo), float(err)
+def elo_and_error(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """Elo of the side with `wins` and its 95% error (trinomial), capped when one-sided."""
+    n = wins + draws + losses
+    score = stats.score_from_wdl(wins, draws, losses) if n else 0.5
+    err = stats.elo_error_trinomial(wins, draws, losses) if n else math.inf
+    if not 0.0 < score < 1.0 or not math.isfinite(err):
+        # A clean sweep (or a lopsided record) has no finite error bar: count a sweep
+        # as half a game short of one, with a wide error bar.
+        n = max(n, 1)
+        score = min(max(score, 0.5 / n), 1 - 0.5 / n)
+        return stats.elo_from_score(score), 400.0
+    return stats.elo_from_score(score), err
 
 
 def fit_anchors(rows: list[dict], anchors: list[dict]) -> tuple[float, float]:
@@ -95,23 +96,34 @@ def fit_anchors(rows: list[dict], anchors: list[dict]) -> tuple[float, float]:
     return my - scale * mx, scale
 
 
-def ladder(args: argparse.Namespace, variant: str) -> list[dict]:
-    rows = []
+def ladder(args: argparse.Namespace, variant: str, earlier: list[dict] | None) -> list[dict]:
+    """Plays the steps in `args.levels` and pools them with `earlier` rows (same step)."""
+    first, last = args.levels
+    rows = [{"level": 0, "nodes": node_budget(0), "step": None, "elo": 0.0, "error": 0.0}]
     total, total_var = 0.0, 0.0
-    rows.append({"level": 0, "nodes": node_budget(0), "step": None, "elo": 0.0, "error": 0.0})
     for level in range(1, LEVELS + 1):
-        summary = run_match(args, variant, [f"Skill Level={level}"], [f"Skill Level={level - 1}"])
-        step, err = elo_and_error(summary)
-        total += step
-        total_var += (err / 1.96) ** 2
-        rows.append({
-            "level": level, "nodes": node_budget(level),
-            "step": step, "step_error": err,
-            "wdl": [summary["wins"], summary["draws"], summary["losses"]],
-            "elo": total, "error": 1.96 * math.sqrt(total_var),
-        })
-        print(f"{variant} level {level} vs {level - 1}: {step:+.0f} +/- {err:.0f} "
-              f"(W-D-L {summary['wins']}-{summary['draws']}-{summary['losses']})", flush=True)
+        wdl = [0, 0, 0]
+        if earlier and earlier[level].get("wdl"):
+            wdl = list(earlier[level]["wdl"])
+        if first <= level <= last:
+            summary = run_match(args, variant, [f"Skill Level={level}"], [f"Skill Level={level - 1}"])
+            new = [summary["wins"], summary["draws"], summary["losses"]]
+            wdl = [a + b for a, b in zip(wdl, new)]
+            print(f"{variant} level {level} vs {level - 1}: W-D-L {'-'.join(map(str, new))} now, "
+                  f"{'-'.join(map(str, wdl))} in all", flush=True)
+        row = {"level": level, "nodes": node_budget(level), "step": None, "step_error": None,
+               "wdl": wdl if sum(wdl) else None, "elo": None, "error": None}
+        if sum(wdl):
+            step, err = elo_and_error(*wdl)
+            row.update(step=step, step_error=err)
+            if total is not None:
+                total += step
+                total_var += (err / 1.96) ** 2
+        else:
+            total = None  # a step without games: no cumulative Elo above it
+        if total is not None:
+            row.update(elo=total, error=1.96 * math.sqrt(total_var))
+        rows.append(row)
     return rows
 
 
@@ -128,34 +140,42 @@ def main() -> int:
     p.add_argument("--stockfish", default="/usr/games/stockfish")
     p.add_argument("--anchor", action="append", default=[],
                    help="LEVEL:ELO: play Sapper at LEVEL against Stockfish at UCI_Elo ELO (chess)")
+    p.add_argument("--levels", nargs=2, type=int, metavar=("FIRST", "LAST"), default=[1, LEVELS],
+                   help="play only steps FIRST..LAST (step L is level L against level L-1)")
+    p.add_argument("--add", help="an earlier --json file: its games are pooled with this run's, "
+                   "step by step, and steps not played now are taken from it")
     p.add_argument("--json", help="write all results here")
     args = p.parse_args()
+    earlier = json.loads(Path(args.add).read_text()) if args.add else {}
 
     results: dict[str, dict] = {}
     for variant in args.variant:
-        rows = ladder(args, variant)
+        before = earlier.get(variant, {})
+        rows = ladder(args, variant, before.get("rows"))
         offset, scale = None, 1.0
-        anchors = []
+        anchors = [] if args.anchor else list(before.get("anchors", []))
         if variant == "chess":
             for spec in args.anchor:
                 level, sf_elo = (int(x) for x in spec.split(":"))
                 summary = run_match(args, variant, [f"Skill Level={level}"],
                                     ["UCI_LimitStrength=true", f"UCI_Elo={sf_elo}"], engine2=args.stockfish)
-                diff, err = elo_and_error(summary)
+                diff, err = elo_and_error(summary["wins"], summary["draws"], summary["losses"])
                 anchors.append({"level": level, "stockfish_elo": sf_elo, "diff": diff, "error": err,
                                 "wdl": [summary["wins"], summary["draws"], summary["losses"]]})
                 print(f"anchor: level {level} vs Stockfish UCI_Elo {sf_elo}: {diff:+.0f} +/- {err:.0f}", flush=True)
-            if anchors:
+            if anchors and all(rows[a["level"]]["elo"] is not None for a in anchors):
                 offset, scale = fit_anchors(rows, anchors)
         results[variant] = {"rows": rows, "anchors": anchors, "offset": offset, "scale": scale}
-        scale = "Stockfish UCI_Elo" if offset is not None else "Elo relative to level 0"
-        print(f"\n### {variant} ({scale})\n")
-        print("| level | nodes/move | step vs level below | Elo |")
-        print("|---|---|---|---|")
+        label = "Stockfish UCI_Elo" if offset is not None else "Elo relative to level 0"
+        print(f"\n### {variant} ({label})\n")
+        print("| level | nodes/move | step vs level below | W-D-L | Elo |")
+        print("|---|---|---|---|---|")
         for r in rows:
             step = "" if r["step"] is None else f"{r['step']:+.0f} +/- {r['step_error']:.0f}"
-            elo = (offset or 0) + scale * r["elo"]
-            print(f"| {r['level']} | {r['nodes']} | {step} | {elo:.0f} +/- {scale * r['error']:.0f} |")
+            games = "" if r.get("wdl") is None else "-".join(map(str, r["wdl"]))
+            elo = "" if r["elo"] is None else \
+                f"{(offset or 0) + scale * r['elo']:.0f} +/- {scale * r['error']:.0f}"
+            print(f"| {r['level']} | {r['nodes']} | {step} | {games} | {elo} |")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0
