@@ -396,16 +396,20 @@ impl<V: Variant> Searcher<V> {
         // An interrupted iteration counts only if it found a new best move with a
         // score; otherwise the last completed iteration decides.
         let interrupted_best = root_moves[0].score > -INFINITE;
-        let root_moves = match completed {
-            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => done,
+        let (root_moves, scored) = match completed {
+            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => (done, lines),
             _ => {
+                // Moves the cut-short iteration did not reach have no score (they sort
+                // last); they must not become lines, or a weakened level would pick an
+                // unsearched move as if it scored a draw.
+                let scored = root_moves.iter().filter(|rm| rm.score > -INFINITE).count();
                 for rm in root_moves
                     .iter_mut()
                     .filter(|rm| rm.score == -INFINITE || root_draw)
                 {
                     rm.score = 0;
                 }
-                root_moves
+                (root_moves, scored.max(1))
             }
         };
         let best = &root_moves[0];
@@ -414,7 +418,7 @@ impl<V: Variant> Searcher<V> {
         result.pv = best.pv.clone();
         result.lines = root_moves
             .iter()
-            .take(lines)
+            .take(lines.min(scored))
             .map(|rm| (rm.mv, rm.score))
             .collect();
         result.nodes = self.total_nodes(shared);
@@ -670,4 +674,68 @@ fn is_threefold<V: Variant>(pos: &Position<V>, keys: &[u64]) -> bool {
         .filter(|&&k| k == pos.key())
         .count()
         >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::default_params;
+    use crate::game::AnyGame;
+    use crate::variant::VariantKind;
+    use crate::with_game;
+
+    /// A weakened level chooses among `SearchResult::lines`, so every line must carry a
+    /// score the search really found: when a node limit cuts an iteration short, an
+    /// unsearched move must not appear scored as a draw.
+    #[test]
+    fn multipv_lines_under_node_limits_carry_searched_scores() {
+        // (variant, FEN, whether every move loses at least 3 pawns for the side to move)
+        let positions = [
+            (VariantKind::Chess, "3qk3/8/8/8/8/8/3PPP2/4K3 w - - 0 1", true),
+            (VariantKind::Chess, "4k3/ppp5/8/8/8/8/8/R2QK2R b K - 0 1", true),
+            (
+                VariantKind::Chess,
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                VariantKind::Atomic,
+                "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+                false,
+            ),
+            (
+                VariantKind::KingOfTheHill,
+                "rnb2b1r/ppp2ppp/3k4/8/1PKp1pn1/3Pq3/PBP1P2P/RN1Q1B1R w - - 4 12",
+                false,
+            ),
+        ];
+        for (variant, fen, lost) in positions {
+            let (game, _) = AnyGame::from_spec(variant, Some(fen), &[]).unwrap();
+            let params = default_params(variant);
+            for nodes in (40..3000).step_by(37) {
+                let shared = SearchShared::new(Arc::new(TranspositionTable::new(1)));
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let options = SearchOptions {
+                    multipv: 4,
+                    ..SearchOptions::default()
+                };
+                with_game!(&game, g, V => {
+                    let result = Searcher::<V>::new()
+                        .search(&g.position, &g.keys, &limits, &options, &shared, &params, &mut Silent);
+                    assert_eq!(result.lines[0].0, result.best, "{fen} at {nodes} nodes");
+                    assert!((1..=4).contains(&result.lines.len()), "{fen} at {nodes} nodes");
+                    if lost {
+                        assert!(
+                            result.lines.iter().all(|&(_, s)| s < -300),
+                            "{fen} at {nodes} nodes: {:?}",
+                            result.lines
+                        );
+                    }
+                });
+            }
+        }
+    }
 }
