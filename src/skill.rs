@@ -16,13 +16,14 @@ pub const MAX_LEVEL: u8 = 20;
 
 /// The chess Elo of levels 0 to 19 (level 20 is unlimited) on Stockfish's own
 /// `UCI_Elo` scale: the self-play ladder of `scripts/ladder.py` (each level against
-/// the one below), stretched and offset by a least-squares fit to four matches against
-/// Stockfish 15.1 with `UCI_LimitStrength` (levels 8 and 14 against 1350, 14 against
-/// 2000, 20 against 1700; 200,000 nodes per move), rounded to 10. README "Difficulty"
-/// has the figures; below 1350, Stockfish's lowest setting, the values are extrapolated.
+/// the one below, 60 games per step), stretched and offset by a least-squares fit to
+/// four matches against Stockfish 15.1 with `UCI_LimitStrength` (level 8 and 14
+/// against 1350, 14 against 1700, 20 against 2200; 200,000 nodes per move), rounded to
+/// 5. README "Difficulty" has the figures; below 1350, Stockfish's lowest setting, the
+/// values are extrapolated.
 pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize] = [
-    570, 660, 700, 740, 850, 920, 990, 1080, 1090, 1110, 1280, 1340, 1380, 1410, 1510, 1610, 1720, 1850,
-    2000, 2080,
+    910, 985, 1025, 1085, 1105, 1150, 1185, 1200, 1205, 1210, 1240, 1295, 1360, 1395, 1460, 1510, 1570, 1655,
+    1750, 1865,
 ];
 
 /// Lowest `UCI_Elo`.
