@@ -65,14 +65,15 @@ def run_match(args: argparse.Namespace, variant: str, opts1: list[str], opts2: l
 
 
 def elo_and_error(wins: int, draws: int, losses: int) -> tuple[float, float]:
-    """Elo of the side with `wins` and its 95% error (trinomial), capped when one-sided."""
+    """Elo of the side with `wins` and its 95% error (trinomial), capped when one-sided.
+
+    Needs at least one game."""
     n = wins + draws + losses
-    score = stats.score_from_wdl(wins, draws, losses) if n else 0.5
-    err = stats.elo_error_trinomial(wins, draws, losses) if n else math.inf
+    score = stats.score_from_wdl(wins, draws, losses)
+    err = stats.elo_error_trinomial(wins, draws, losses)
     if not 0.0 < score < 1.0 or not math.isfinite(err):
         # A clean sweep (or a lopsided record) has no finite error bar: count a sweep
         # as half a game short of one, with a wide error bar.
-        n = max(n, 1)
         score = min(max(score, 0.5 / n), 1 - 0.5 / n)
         return stats.elo_from_score(score), 400.0
     return stats.elo_from_score(score), err

@@ -396,20 +396,21 @@ impl<V: Variant> Searcher<V> {
         // An interrupted iteration counts only if it found a new best move with a
         // score; otherwise the last completed iteration decides.
         let interrupted_best = root_moves[0].score > -INFINITE;
-        let (root_moves, scored) = match completed {
-            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => (done, lines),
+        let root_moves = match completed {
+            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => done,
             _ => {
                 // Moves the cut-short iteration did not reach have no score (they sort
                 // last); they must not become lines, or a weakened level would pick an
                 // unsearched move as if it scored a draw.
                 let scored = root_moves.iter().filter(|rm| rm.score > -INFINITE).count();
+                root_moves.truncate(scored.max(1));
                 for rm in root_moves
                     .iter_mut()
                     .filter(|rm| rm.score == -INFINITE || root_draw)
                 {
                     rm.score = 0;
                 }
-                (root_moves, scored.max(1))
+                root_moves
             }
         };
         let best = &root_moves[0];
@@ -418,7 +419,7 @@ impl<V: Variant> Searcher<V> {
         result.pv = best.pv.clone();
         result.lines = root_moves
             .iter()
-            .take(lines.min(scored))
+            .take(lines)
             .map(|rm| (rm.mv, rm.score))
             .collect();
         result.nodes = self.total_nodes(shared);
