@@ -24,7 +24,7 @@ use score::{is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use timeman::{Limits, TimeManager};
+use timeman::{Limits, TimeManager, TimeScale};
 use tt::TranspositionTable;
 
 /// State shared by the threads of one search and the thread that controls it.
@@ -140,6 +140,8 @@ struct RootMove {
     mv: Move,
     score: i32,
     pv: Vec<Move>,
+    /// Nodes spent below this move in this search (for time management).
+    nodes: u64,
 }
 
 /// What the search remembers about each ply of the current line.
@@ -170,40 +172,6 @@ impl Default for Frame {
     }
 }
 
-/// How settled the search is, for time management: the best move's age in
-/// iterations and the score's trend.
-#[derive(Clone, Copy, Debug, Default)]
-struct Stability {
-    best: Move,
-    /// Consecutive iterations that kept the best move.
-    same_best: u32,
-    last_score: Option<i32>,
-    /// Score lost since the previous iteration (centipawns, 0 if it rose).
-    drop: i32,
-}
-
-impl Stability {
-    fn update(&mut self, best: Move, score: i32) {
-        self.same_best = if best == self.best { self.same_best + 1 } else { 0 };
-        self.best = best;
-        self.drop = self.last_score.map_or(0, |s| (s - score).max(0));
-        self.last_score = Some(score);
-    }
-
-    /// Factor on the soft time limit: more time when the best move just changed or
-    /// the score is falling, less when the same move has survived many iterations.
-    fn time_scale(&self) -> f64 {
-        let move_factor = match self.same_best {
-            0 => 1.4,
-            1 => 1.15,
-            2..=4 => 1.0,
-            _ => 0.75,
-        };
-        let score_factor = 1.0 + (self.drop.min(100) as f64) / 200.0;
-        move_factor * score_factor
-    }
-}
-
 /// Frames before ply 0, so `ply - 2` never underflows.
 const STACK_OFFSET: usize = 2;
 
@@ -229,6 +197,11 @@ pub struct Searcher<V: Variant> {
     /// Nodes already added to the shared count.
     flushed: u64,
     belief: Option<Belief>,
+    /// Best-move changes at the root, decayed by half each iteration.
+    best_changes: f64,
+    /// The score of the previous search (the previous move of the game), for
+    /// time management.
+    previous_score: Option<i32>,
     _variant: std::marker::PhantomData<V>,
 }
 
@@ -261,13 +234,21 @@ impl<V: Variant> Searcher<V> {
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
-            time: TimeManager::new(&Limits::default(), crate::types::Color::White, 0, Instant::now()),
+            time: TimeManager::new(
+                &Limits::default(),
+                crate::types::Color::White,
+                0,
+                0,
+                Instant::now(),
+            ),
             stopped: false,
             was_pondering: false,
             helper: false,
             analysis: false,
             flushed: 0,
             belief: None,
+            best_changes: 0.0,
+            previous_score: None,
             _variant: std::marker::PhantomData,
         }
     }
@@ -275,6 +256,7 @@ impl<V: Variant> Searcher<V> {
     /// Forgets what earlier searches learned (`ucinewgame`).
     pub fn clear(&mut self) {
         self.histories.clear();
+        self.previous_score = None;
         *self.stack = [Frame::default(); MAX_PLY + STACK_OFFSET + 2];
     }
 
@@ -294,7 +276,15 @@ impl<V: Variant> Searcher<V> {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         let start = Instant::now();
-        self.time = TimeManager::new(limits, root.side_to_move(), options.move_overhead, start);
+        let game_ply = 2 * root.fullmove_number().saturating_sub(1) + root.side_to_move().index() as u32;
+        self.time = TimeManager::new(
+            limits,
+            root.side_to_move(),
+            game_ply,
+            options.move_overhead,
+            start,
+        );
+        self.best_changes = 0.0;
         self.nodes = 0;
         self.flushed = 0;
         self.helper = options.thread > 0;
@@ -350,10 +340,11 @@ impl<V: Variant> Searcher<V> {
             .clamp(1, MAX_PLY as i32 - 1);
         let lines = options.multipv.clamp(1, root_moves.len());
         let mut previous = vec![0; lines];
-        let mut stability = Stability::default();
+        let mut last_score: Option<i32> = None;
         for depth in 1..=max_depth {
             // Lazy SMP: odd helpers search one ply deeper, so threads spread over depths.
             let depth = (depth + (options.thread % 2) as i32).min(max_depth);
+            self.best_changes *= 0.5;
             for (pv_idx, &prev) in previous.iter().enumerate() {
                 self.aspiration(root, depth, pv_idx, prev, &mut root_moves, &ctx);
                 if self.stopped {
@@ -384,10 +375,19 @@ impl<V: Variant> Searcher<V> {
                     pv: &rm.pv,
                 });
             }
-            stability.update(root_moves[0].mv, root_moves[0].score);
+            let best = &root_moves[0];
+            let root_nodes: u64 = root_moves.iter().map(|rm| rm.nodes).sum();
+            let scale = TimeScale {
+                changes: self.best_changes,
+                iteration_drop: last_score.map_or(0, |s| s - best.score),
+                move_drop: self.previous_score.map_or(0, |s| s - best.score),
+                best_share: best.nodes as f64 / root_nodes.max(1) as f64,
+                depth,
+            };
+            last_score = Some(best.score);
             completed = Some(root_moves.clone());
             if self.stopped
-                || (!self.helper && self.iteration_limit_reached(limits, &root_moves, lines, &stability))
+                || (!self.helper && self.iteration_limit_reached(limits, &root_moves, lines, &scale))
             {
                 break;
             }
@@ -423,6 +423,9 @@ impl<V: Variant> Searcher<V> {
             .map(|rm| (rm.mv, rm.score))
             .collect();
         result.nodes = self.total_nodes(shared);
+        if !is_mate(best.score) {
+            self.previous_score = Some(best.score);
+        }
         result.ponder = match best.pv.get(1) {
             Some(&m) => m,
             None => self.ponder_from_tt(root, best.mv, shared),
@@ -460,6 +463,7 @@ impl<V: Variant> Searcher<V> {
                     mv,
                     score: -INFINITE,
                     pv: vec![mv],
+                    nodes: 0,
                 });
             }
         }
@@ -481,7 +485,7 @@ impl<V: Variant> Searcher<V> {
         limits: &Limits,
         rms: &[RootMove],
         lines: usize,
-        stability: &Stability,
+        scale: &TimeScale,
     ) -> bool {
         let best = rms[0].score;
         if let Some(moves) = limits.mate {
@@ -496,7 +500,7 @@ impl<V: Variant> Searcher<V> {
         if rms.len() == 1 && lines == 1 && limits.has_clock() && !self.analysis {
             return true;
         }
-        self.time.soft_expired(stability.time_scale())
+        self.time.soft_expired(scale.factor())
     }
 
     /// Searches line `pv_idx` at `depth`, first with a narrow window around the
@@ -558,6 +562,7 @@ impl<V: Variant> Searcher<V> {
         for (k, rm) in rms[pv_idx..].iter_mut().enumerate() {
             let first = k == 0;
             let m = rm.mv;
+            let nodes_before = self.nodes;
             self.stack[STACK_OFFSET].piece_to = Some(ordering::piece_to(root, m));
             let p = self.mine_probability(root, m);
             let mut score;
@@ -575,10 +580,14 @@ impl<V: Variant> Searcher<V> {
                     }
                 }
             }
+            rm.nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
             if first || score > alpha {
+                if !first && pv_idx == 0 {
+                    self.best_changes += 1.0;
+                }
                 rm.score = score;
                 rm.pv.clear();
                 rm.pv.push(m);

@@ -72,6 +72,22 @@ fn outcome_score<V: Variant>(outcome: Outcome, pos: &Position<V>, ply: usize) ->
     }
 }
 
+/// The static evaluation `raw` refined by a stored search score: a lower bound
+/// above it or an upper bound below it (or an exact score) is the better estimate.
+/// Mate scores are left out (they say nothing of the position's standing).
+#[inline(always)]
+fn refine_eval(raw: i32, bound: Option<Bound>, score: Option<i32>) -> i32 {
+    match (bound, score) {
+        (Some(bound), Some(s)) if !is_mate(s) => match bound {
+            Bound::Lower if s > raw => s,
+            Bound::Upper if s < raw => s,
+            Bound::Exact => s,
+            _ => raw,
+        },
+        _ => raw,
+    }
+}
+
 /// Whether the side to move has a piece other than king and pawns (null-move pruning
 /// is unsound in the pawn endings where zugzwang is common).
 fn has_non_pawn_material<V: Variant>(pos: &Position<V>) -> bool {
@@ -184,23 +200,17 @@ impl<V: Variant> Searcher<V> {
         }
 
         let in_check = pos.in_check();
-        let eval = if in_check {
-            NO_EVAL
+        // `raw_eval` is the static evaluation (what the table stores); `eval`, used by
+        // the pruning below, is refined by a stored search score when its bound says
+        // the true value lies beyond the evaluation.
+        let (raw_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL)
         } else {
             let raw = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
-            // A stored search score bounds the true value better than the evaluation.
-            match (tt_hit, tt_score) {
-                (Some(h), Some(s)) if !is_mate(s) => match h.bound {
-                    Bound::Lower if s > raw => s,
-                    Bound::Upper if s < raw => s,
-                    Bound::Exact => s,
-                    _ => raw,
-                },
-                _ => raw,
-            }
+            (raw, refine_eval(raw, tt_hit.map(|h| h.bound), tt_score))
         };
-        self.stack[si].eval = eval;
-        let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && eval > self.stack[si - 2].eval;
+        self.stack[si].eval = raw_eval;
+        let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && raw_eval > self.stack[si - 2].eval;
 
         if !PV && !in_check && !is_mate(beta) {
             // Reverse futility pruning: far above beta, a quiet move will not fall below.
@@ -371,7 +381,7 @@ impl<V: Variant> Searcher<V> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if eval == NO_EVAL { 0 } else { eval };
+        let stored_eval = if raw_eval == NO_EVAL { 0 } else { raw_eval };
         ctx.shared
             .tt
             .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
@@ -420,9 +430,11 @@ impl<V: Variant> Searcher<V> {
         }
         let in_check = pos.in_check();
         let mut best_score = -INFINITE;
-        let mut stand_pat = NO_EVAL;
+        let mut raw_eval = NO_EVAL;
         if !in_check {
-            stand_pat = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
+            raw_eval = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
+            let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
+            let stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
             if best_score >= beta {
                 return best_score;
@@ -485,7 +497,7 @@ impl<V: Variant> Searcher<V> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if stand_pat == NO_EVAL { 0 } else { stand_pat };
+        let stored_eval = if raw_eval == NO_EVAL { 0 } else { raw_eval };
         ctx.shared
             .tt
             .store(key, best_move, to_tt(best_score, ply), stored_eval, 0, bound);

@@ -1,11 +1,29 @@
 //! Time management: how long to think, from the clock the GUI sends.
 //!
-//! Two limits: the *soft* limit is checked between iterations (no new iteration
-//! starts once it is likely to be exceeded), the *hard* limit inside the search (it
-//! stops mid-iteration). Both leave `Move Overhead` for the GUI's and the pipe's lag.
+//! Two budgets per move, in the style of the strongest engines (Stockfish's
+//! `timeman.cpp`, Ethereal, Weiss; our own constants):
+//! - the *optimum*: the time a move of average difficulty deserves. After each
+//!   completed iteration the search compares the time used with the optimum scaled
+//!   by how settled the search is ([`TimeManager::soft_expired`]): more when the best
+//!   move keeps changing or the score is falling, less when one move has taken nearly
+//!   all the effort and stayed best.
+//! - the *maximum*: a hard deadline checked inside the search (it stops
+//!   mid-iteration). It never exceeds 80% of the remaining clock, less `Move
+//!   Overhead`, so no move can lose on time.
+//!
+//! Both come from the clock as if `movestogo` (or, in sudden death, a horizon of
+//! [`HORIZON`] moves) remained, counting the increments still to come.
 
 use crate::types::Color;
 use std::time::{Duration, Instant};
+
+/// Moves assumed to remain in sudden death (no `movestogo`), and the most a
+/// `movestogo` is taken to mean.
+pub const HORIZON: u64 = 50;
+
+/// Share of the scaled optimum after which no new iteration starts (see
+/// [`TimeManager::soft_expired`]): on average a move then uses about the optimum.
+pub const NEXT_ITERATION_SHARE: f64 = 0.6;
 
 /// What `go` asked for. Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -37,37 +55,31 @@ impl Limits {
     }
 }
 
-/// Soft and hard deadlines for one search.
+/// The optimum and maximum time of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
     start: Instant,
-    soft: Option<Duration>,
-    hard: Option<Duration>,
+    optimum: Option<Duration>,
+    maximum: Option<Duration>,
 }
 
 impl TimeManager {
-    /// Plans the search of `side` under `limits`, keeping `overhead_ms` in reserve.
-    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, start: Instant) -> TimeManager {
-        let (soft, hard) = if let Some(mt) = limits.movetime {
-            // Use all of it: no soft limit, so iterations go on until the hard one.
+    /// Plans the search of `side` at game ply `ply` (0 at the start position, +1 per
+    /// half-move) under `limits`, keeping `overhead_ms` per move in reserve.
+    pub fn new(limits: &Limits, side: Color, ply: u32, overhead_ms: u64, start: Instant) -> TimeManager {
+        let (optimum, maximum) = if let Some(mt) = limits.movetime {
+            // Use all of it: no optimum, so iterations go on until the deadline.
             (None, Some(mt.saturating_sub(overhead_ms).max(1)))
-        } else if let Some(remaining) = limits.time[side.index()] {
-            let inc = limits.inc[side.index()];
-            let available = remaining.saturating_sub(overhead_ms).max(1);
-            // Sudden death: plan for 30 more moves; with movestogo, for those (plus a
-            // margin so the last move before the control is not starved).
-            let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 50) as u64 + 1);
-            let base = available / moves_left + inc * 3 / 4;
-            let hard = (available * 2 / 5).min(base * 4).max(1);
-            let soft = (base * 3 / 5).max(1).min(hard);
-            (Some(soft), Some(hard))
+        } else if let Some(time) = limits.time[side.index()] {
+            let (opt, max) = budget(time, limits.inc[side.index()], limits.movestogo, ply, overhead_ms);
+            (Some(opt), Some(max))
         } else {
             (None, None)
         };
         TimeManager {
             start,
-            soft: soft.map(Duration::from_millis),
-            hard: hard.map(Duration::from_millis),
+            optimum: optimum.map(Duration::from_millis),
+            maximum: maximum.map(Duration::from_millis),
         }
     }
 
@@ -81,22 +93,96 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    /// Whether the hard limit has passed: stop now.
+    /// Whether the maximum has passed: stop now, even mid-iteration.
     pub fn hard_expired(&self) -> bool {
-        self.hard.is_some_and(|h| self.elapsed() >= h)
+        self.maximum.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether to start no new iteration: the next one takes roughly as long as all
-    /// before it together, so one started after half the soft limit would overrun it.
-    /// `scale` adjusts the soft limit (above 1 when the best move is unstable).
+    /// Whether, after a completed iteration, the search should play its move rather
+    /// than start another: the optimum times `scale` (from [`TimeScale`]) would be
+    /// overrun. The next iteration takes about as long as all before it together
+    /// (an effective branching factor near 2), so none starts after
+    /// [`NEXT_ITERATION_SHARE`] of the budget; one that does start and runs long is
+    /// cut by the maximum, and the search keeps the best move it found by then.
     pub fn soft_expired(&self, scale: f64) -> bool {
-        self.soft
-            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * scale * 0.5)
+        self.optimum
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * scale * NEXT_ITERATION_SHARE)
     }
 
-    /// The soft limit, if the clock is used.
-    pub fn soft_limit(&self) -> Option<Duration> {
-        self.soft
+    /// The optimum, if the clock is used.
+    pub fn optimum(&self) -> Option<Duration> {
+        self.optimum
+    }
+
+    /// The maximum, if there is a deadline.
+    pub fn maximum(&self) -> Option<Duration> {
+        self.maximum
+    }
+}
+
+/// Optimum and maximum (milliseconds, both at least 1) for a move with `time` on the
+/// clock, `inc` per move, `movestogo` moves to the control and game ply `ply`.
+///
+/// The clock is spread over the moves still to come, `movestogo` or [`HORIZON`]:
+/// `left = time + inc * (moves - 1) - overhead * (moves + 2)`. In sudden death the
+/// share of `left` grows with the game ply (early moves matter less and the game may
+/// be long; later the horizon really shortens), from 1.8% at ply 0 to about 4.5% at
+/// ply 80, and never above a fifth of the clock. The maximum allows a move up to
+/// five times the optimum (fewer with few moves to go) within 80% of the clock.
+pub fn budget(time: u64, inc: u64, movestogo: Option<u32>, ply: u32, overhead: u64) -> (u64, u64) {
+    let moves = movestogo.map_or(HORIZON, |m| (m as u64).clamp(1, HORIZON));
+    let time_f = time as f64;
+    let left = (time_f + (inc * (moves - 1)) as f64 - (overhead * (moves + 2)) as f64).max(1.0);
+    let ply = ply.min(400) as f64;
+    let (share, stretch) = match movestogo {
+        None => ((0.018 + 0.00034 * ply.min(80.0)).min(0.2 * time_f / left), 5.0),
+        Some(_) => {
+            let m = moves as f64;
+            (
+                ((1.0 + ply / 120.0) / (m + 1.0)).min(0.85 * time_f / left),
+                (1.5 + 0.1 * m).min(5.0),
+            )
+        }
+    };
+    let optimum = (share * left).max(1.0);
+    let maximum = (0.8 * time_f - overhead as f64).min(stretch * optimum).max(1.0);
+    (optimum.min(maximum) as u64, maximum as u64)
+}
+
+/// How settled a search is after an iteration, as a factor on the optimum.
+///
+/// Three signals, each the standard one: best-move instability (Stockfish's
+/// `bestMoveChanges`, halved every iteration so recent changes weigh most), a falling
+/// score (against the previous iteration and the previous move's search), and the
+/// share of the nodes the best move took (Ethereal's and Weiss's "node time
+/// management": a move that took nearly all the effort is clear).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimeScale {
+    /// Decayed count of best-move changes at the root.
+    pub changes: f64,
+    /// Score lost since the previous iteration, centipawns (negative if it rose).
+    pub iteration_drop: i32,
+    /// Score lost since the search for the previous move, centipawns.
+    pub move_drop: i32,
+    /// Share of the last iteration's root nodes spent on its best move, 0..=1.
+    pub best_share: f64,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+}
+
+impl TimeScale {
+    /// The factor on the optimum, between 0.35 and 3.
+    pub fn factor(&self) -> f64 {
+        let instability = 1.0 + 1.6 * self.changes;
+        let drop = self.iteration_drop.clamp(-100, 200) as f64 * 0.004
+            + self.move_drop.clamp(-100, 200) as f64 * 0.002;
+        let falling = (1.0 + drop).clamp(0.6, 1.7);
+        let effort = if self.depth >= 8 {
+            0.5 + 1.5 * (1.0 - self.best_share.clamp(0.0, 1.0))
+        } else {
+            1.0
+        };
+        (instability * falling * effort).clamp(0.35, 3.0)
     }
 }
 
@@ -104,25 +190,62 @@ impl TimeManager {
 mod tests {
     use super::*;
 
+    fn clock(time: u64, inc: u64, movestogo: Option<u32>) -> Limits {
+        Limits {
+            time: [Some(time), Some(time)],
+            inc: [inc, inc],
+            movestogo,
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn budgets_stay_inside_the_clock() {
-        let limits = Limits {
-            time: [Some(5_000), Some(5_000)],
-            inc: [50, 50],
-            ..Limits::default()
-        };
-        let tm = TimeManager::new(&limits, Color::White, 30, Instant::now());
-        let soft = tm.soft.unwrap().as_millis();
-        let hard = tm.hard.unwrap().as_millis();
-        assert!(soft <= hard && hard <= 5_000 * 2 / 5, "soft {soft} hard {hard}");
-        assert!(soft >= 50, "soft {soft}");
+        for (time, inc, mtg) in [
+            (5_000, 50, None),
+            (100, 0, None),
+            (20, 0, Some(1)),
+            (60_000, 0, Some(40)),
+        ] {
+            for ply in [0, 30, 80, 300] {
+                let (opt, max) = budget(time, inc, mtg, ply, 10);
+                assert!(
+                    1 <= opt && opt <= max,
+                    "{time}+{inc} {mtg:?} ply {ply}: {opt} {max}"
+                );
+                assert!(max as f64 <= (0.8 * time as f64).max(1.0), "{time}: max {max}");
+            }
+        }
         // Almost no time left: still a positive budget below what remains.
-        let limits = Limits {
-            time: [Some(20), Some(20)],
-            ..Limits::default()
-        };
-        let tm = TimeManager::new(&limits, Color::White, 30, Instant::now());
-        assert_eq!(tm.hard.unwrap().as_millis(), 1);
+        let tm = TimeManager::new(&clock(20, 0, None), Color::White, 10, 30, Instant::now());
+        assert_eq!(tm.maximum().unwrap().as_millis(), 1);
+    }
+
+    #[test]
+    fn sudden_death_spends_more_as_the_game_goes_on() {
+        let (early, _) = budget(5_000, 50, None, 0, 10);
+        let (late, _) = budget(5_000, 50, None, 60, 10);
+        assert!(early < late, "{early} {late}");
+        // 5s+0.05s: a typical game of 60 moves uses most of the clock, not a quarter.
+        let (opt, max) = budget(5_000, 50, None, 20, 10);
+        assert!((100..=300).contains(&opt), "optimum {opt}");
+        assert!(max >= 3 * opt, "maximum {max}");
+    }
+
+    #[test]
+    fn the_last_move_before_the_control_uses_most_of_the_clock() {
+        let (opt, max) = budget(10_000, 0, Some(1), 40, 10);
+        assert!(opt >= 4_000, "optimum {opt}");
+        assert!(max <= 8_000, "maximum {max}");
+        let (opt40, _) = budget(10_000, 0, Some(40), 40, 10);
+        assert!(opt40 < opt / 10, "{opt40}");
+    }
+
+    #[test]
+    fn increment_adds_time() {
+        let (without, _) = budget(5_000, 0, None, 20, 10);
+        let (with, _) = budget(5_000, 100, None, 20, 10);
+        assert!(with > without, "{without} {with}");
     }
 
     #[test]
@@ -131,8 +254,35 @@ mod tests {
             movetime: Some(1_000),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Color::Black, 10, Instant::now());
-        assert_eq!(tm.hard.unwrap().as_millis(), 990);
-        assert!(tm.soft.is_none());
+        let tm = TimeManager::new(&limits, Color::Black, 0, 10, Instant::now());
+        assert_eq!(tm.maximum().unwrap().as_millis(), 990);
+        assert!(tm.optimum().is_none());
+    }
+
+    #[test]
+    fn unsettled_searches_get_more_time() {
+        let settled = TimeScale {
+            best_share: 0.95,
+            depth: 12,
+            ..TimeScale::default()
+        };
+        let changing = TimeScale {
+            changes: 1.5,
+            ..settled
+        };
+        let falling = TimeScale {
+            iteration_drop: 80,
+            move_drop: 120,
+            ..settled
+        };
+        let split = TimeScale {
+            best_share: 0.3,
+            ..settled
+        };
+        assert!(settled.factor() < 1.0, "{}", settled.factor());
+        for other in [changing, falling, split] {
+            assert!(other.factor() > settled.factor() * 1.5, "{other:?}");
+        }
+        assert!(TimeScale::default().factor() <= 3.0);
     }
 }
