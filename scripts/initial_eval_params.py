@@ -96,6 +96,7 @@ ZERO_VARIANT_TERMS = {
     "hill_race": 9,
     "hill_control": 1,
     "hill_blockers": 2,
+    "hill_safe": 1,
     "mine_risk": 4,
 }
 
@@ -113,10 +114,13 @@ VARIANT_TERMS = {
         "atomic_kings_touch": ([30], [30]),
     },
     "kingofthehill": {
-        "hill_distance": ([0, 60, 30, 15, 5, 0, 0, 0], [0, 200, 120, 70, 35, 15, 5, 0]),
+        # per hill square, by weighted steps (format 3): steep, as one safe step from
+        # the hill is nearly a win
+        "hill_distance": ([0, 400, 150, 60, 25, 10, 0, 0], [0, 450, 180, 70, 30, 12, 0, 0]),
         "hill_race": ([-60, -40, -20, -10, 0, 10, 20, 40, 60], [-120, -80, -40, -20, 0, 20, 40, 80, 120]),
         "hill_control": ([5], [10]),
         "hill_blockers": ([-10, -5], [-20, -10]),
+        "hill_safe": ([20], [20]),
     },
     # Minesweeper: chess values on a board squeezed from 10 ranks onto 8, plus about
     # half the expected loss (value x density) of pieces that must still cross the fog.
@@ -125,7 +129,7 @@ VARIANT_TERMS = {
 
 
 def render(variant: str) -> str:
-    lines = [f"sapper-eval 2 {variant}", "# v2 initial: hand-set by scripts/initial_eval_params.py (not tuned)"]
+    lines = [f"sapper-eval 3 {variant}", "# v2 initial: hand-set by scripts/initial_eval_params.py (not tuned)"]
 
     def put(name, values, width):
         lines.append(name)

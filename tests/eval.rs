@@ -208,7 +208,7 @@ fn parse_refuses_bad_files() {
     let text = EvalParams::zero(v).to_text();
     let err = |t: &str| EvalParams::parse(t, v).unwrap_err();
     assert!(matches!(
-        err(&text.replace("sapper-eval 2", "sapper-eval 1")),
+        err(&text.replace("sapper-eval 3", "sapper-eval 2")),
         ParamsError::BadHeader(_)
     ));
     assert!(matches!(

@@ -362,6 +362,9 @@ struct SideInfo<B> {
     non_king: B,
     /// Squares attacked by anything.
     all: B,
+    /// Squares attacked by at least two of the king, knights, bishops, rooks and
+    /// queens (pawn attacks count separately).
+    twice: B,
     /// The king zone: the king's square and its neighbours (empty without a king).
     king_zone: B,
 }
@@ -415,6 +418,7 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         by_role: [Bb::<V>::EMPTY; 6],
         non_king: Bb::<V>::EMPTY,
         all: Bb::<V>::EMPTY,
+        twice: Bb::<V>::EMPTY,
         king_zone: Bb::<V>::EMPTY,
     }; 2];
     for color in Color::ALL {
@@ -445,6 +449,8 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
                     Role::Rook => G::<V>::rook_attacks(sq, occupied),
                     _ => G::<V>::queen_attacks(sq, occupied),
                 };
+                let seen = info[c].by_role[1] | info[c].by_role[2] | info[c].by_role[3];
+                info[c].twice |= attacks & (seen | info[c].by_role[4] | info[c].by_role[5]);
                 info[c].by_role[r] |= attacks;
                 let mobility = ((attacks & area).count() as usize).min(len - 1);
                 acc.add(table + mobility, s);
@@ -578,32 +584,38 @@ fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<
     }
 }
 
-/// King of the hill: king steps from `king` to the nearest square of `goal` over the
-/// squares of `walk`, at most 6; 7 when farther or unreachable.
+/// King of the hill: weighted king distances, [`HILL_STEPS`] layers by Dial's
+/// algorithm on bitboards. `cost[k]` holds the squares that take `k + 1` steps to
+/// enter; squares in none of them cannot be entered. Returns `layers[d]`, the squares
+/// first reached after `d` steps (`layers[0]` = the king).
 #[inline]
-fn hill_steps<B: BitBoard>(king: B, walk: B, goal: B) -> usize {
-    if (king & goal).any() {
-        return 0;
-    }
+fn hill_layers<B: BitBoard>(king: B, cost: &[B; 4]) -> [B; HILL_STEPS] {
+    let mut layers = [B::EMPTY; HILL_STEPS];
+    layers[0] = king;
     let mut reached = king;
-    for d in 1..7 {
-        let next = dilate(reached) & walk;
-        if (next & goal).any() {
-            return d;
+    for d in 1..HILL_STEPS {
+        let mut next = B::EMPTY;
+        for (k, entering) in cost.iter().enumerate() {
+            if d > k {
+                next |= dilate(layers[d - 1 - k]) & *entering;
+            }
         }
-        if (next & !reached).is_empty() {
-            break;
-        }
+        layers[d] = next & !reached;
         reached |= next;
     }
-    7
+    layers
 }
 
-/// King of the hill: safe-path distance, race, control and blockers.
+/// Distances up to this are told apart; farther counts as [`HILL_STEPS`].
+const HILL_STEPS: usize = 7;
+
+/// King of the hill: the distance to each hill square, the race, control,
+/// blockers and safe hill squares.
 #[inline]
 fn hill_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
     let hill = hill::<V::G>();
-    let mut dist = [7usize; 2];
+    let mut dist = [HILL_STEPS; 2];
+    let occupied = pos.occupied();
     for color in Color::ALL {
         let s = color.sign();
         let c = color.index();
@@ -611,18 +623,42 @@ fn hill_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb
         if kings.is_empty() {
             continue;
         }
-        let walk = !pos.color(color) & !info[1 - c].all;
-        dist[c] = hill_steps(kings, walk, hill & walk);
-        acc.add(idx::HILL_DISTANCE + dist[c], s);
+        let enemy = &info[1 - c];
+        let own_pawns = pos.pieces(color, Role::Pawn);
+        let blocked = own_pawns & backward(color, occupied);
+        let own = pos.color(color) & !kings;
+        let heavy = enemy.pawn_attacks() | enemy.twice;
+        let extra1 = enemy.all & !heavy;
+        let passable = !blocked;
+        // Extra steps: attacks (0-2) plus one for an own piece in the way.
+        let cost = [
+            passable & !own & !enemy.all,
+            passable & ((own & !enemy.all) | (!own & extra1)),
+            passable & ((own & extra1) | (!own & heavy)),
+            passable & own & heavy,
+        ];
+        let layers = hill_layers(kings, &cost);
+        let mut unreached = hill;
+        for (d, layer) in layers.iter().enumerate() {
+            let n = (*layer & hill).count() as i32;
+            if n > 0 {
+                dist[c] = dist[c].min(d);
+                acc.add(idx::HILL_DISTANCE + d, s * n);
+            }
+            unreached &= !*layer;
+        }
+        acc.add(idx::HILL_DISTANCE + HILL_STEPS, s * unreached.count() as i32);
         acc.add(idx::HILL_CONTROL, s * (hill & info[c].all).count() as i32);
         acc.add(
             idx::HILL_BLOCKERS,
             s * (hill & pos.color(color) & !kings).count() as i32,
         );
-        let defended = hill & pos.color(!color) & info[1 - c].all;
+        let defended = hill & pos.color(!color) & enemy.all;
         acc.add(idx::HILL_BLOCKERS + 1, s * defended.count() as i32);
+        let safe = hill & rear_span(color, own_pawns) & !enemy.pawn_attacks();
+        acc.add(idx::HILL_SAFE, s * safe.count() as i32);
     }
-    if dist[0] < 7 || dist[1] < 7 {
+    if dist[0] < HILL_STEPS || dist[1] < HILL_STEPS {
         let stm = pos.side_to_move();
         let diff = dist[1 - stm.index()] as i32 - dist[stm.index()] as i32;
         acc.add(idx::HILL_RACE + (diff + 4).clamp(0, 8) as usize, stm.sign());
@@ -714,25 +750,60 @@ mod tests {
     }
 
     #[test]
-    fn hill_distance_walks_around_attacked_squares() {
-        // d4 and e4 hold White pawns; d5 is two steps from c3 (via c4). Black's king
-        // may take the undefended pawn on e4, but d5, e5 and f5 are attacked by the
-        // pawns: it walks e8-f7-f6-g5-f4-e4, five steps.
+    fn hill_distance_charges_attacked_and_occupied_squares() {
+        // White: king c3, pawns d4 and e4. d4 is next to the king but the pawn must
+        // leave it (2 steps); d5 via c4 (2); e4 via d3 (1 + 2 = 3); e5 via d4 (3).
+        // Black, king e8: d5 and e5 are attacked by pawns (each entry costs 3), so
+        // e6 + 3 = 5 for both; e4 via f4 around f5 (e8 f7 f6 g5 f4 e4 = 5); d4 is
+        // guarded by White's king, and every way in costs more than 6: unreached.
         let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/8/3PP3/2K5/8/8 w - - 0 1").unwrap();
         let c = coefficients(&pos);
-        assert_eq!(coef(&c, idx::HILL_DISTANCE + 2), 1);
-        assert_eq!(coef(&c, idx::HILL_DISTANCE + 5), -1);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 2), 2);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 3), 2);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 5), -3);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 7), -1);
         // White to move, 5 - 2 = 3 steps ahead: race bucket 7.
         assert_eq!(coef(&c, idx::HILL_RACE + 7), 1);
     }
 
     #[test]
-    fn hill_steps_counts_king_moves() {
+    fn hill_distance_counts_king_moves_to_each_hill_square() {
         let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/8/8/8/8/K7 w - - 0 1").unwrap();
         let c = coefficients(&pos);
-        // a1 to d4: three steps; e8 to e5: three steps.
-        assert_eq!(coef(&c, idx::HILL_DISTANCE + 3), 0, "equal distances cancel");
+        // White from a1: d4 in 3, e4, d5, e5 in 4. Black from e8: d5, e5 in 3, d4, e4 in 4.
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 3), 1 - 2);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 4), 3 - 2);
+        let total: i32 = (0..=HILL_STEPS).map(|d| coef(&c, idx::HILL_DISTANCE + d)).sum();
+        assert_eq!(total, 0, "four squares a side");
+        // Nearest squares equally far: race bucket 4.
         assert_eq!(coef(&c, idx::HILL_RACE + 4), 1);
+    }
+
+    #[test]
+    fn blocked_own_pawn_is_a_wall_and_pawns_ahead_make_safe_hill_squares() {
+        // White, king b3: its d4 pawn is blocked by the knight on d5, so d4 cannot be
+        // entered; d5 via c4 (2), e4 via c2-d3 or c4-d5 (3), e5 via d5 (3). Black,
+        // king e8: d5 holds its own knight (e6 + 2 = 4), e4 via f5 (4), e5 is attacked
+        // by the pawn (2 + 3 = 5), d4 from e4 (5).
+        let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/3n4/3P4/1K6/8/8 w - - 0 1").unwrap();
+        let c = coefficients(&pos);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 2), 1);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 3), 2);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 4), -2);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 5), -2);
+        assert_eq!(coef(&c, idx::HILL_DISTANCE + 7), 1);
+        assert_eq!(coef(&c, idx::HILL_RACE + 6), 1);
+        // A White pawn on d5 keeps d4 behind it safe from Black's pawns.
+        let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(coef(&coefficients(&pos), idx::HILL_SAFE), 1);
+        let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/4p3/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(
+            coef(&coefficients(&pos), idx::HILL_SAFE),
+            1,
+            "e6 attacks d5, not d4"
+        );
+        let (pos, _) = Position::<KingOfTheHill>::from_fen("4k3/8/8/3Pp3/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(coef(&coefficients(&pos), idx::HILL_SAFE), 0, "e5 attacks d4");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! offset, so evaluation code writes `idx::PAWN_PASSED + rank`.
 //!
 //! A parameter file (`nets/<variant>-<hash>.eval`) is plain text: `#` starts a
-//! comment, a header line `sapper-eval 2 <variant>` comes first, then for every block
+//! comment, a header line `sapper-eval 3 <variant>` comes first, then for every block
 //! a line `<block>_mg` followed by its middlegame integers and a line `<block>_eg`
 //! followed by its endgame integers (values may wrap over lines). Piece-square tables
 //! (64 values) list rank 8 first, a-file first, from White's point of view, so they
@@ -19,7 +19,7 @@ use crate::variant::VariantKind;
 use std::fmt;
 
 /// The file format version in the header line.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// One named block of the weight vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,8 +108,11 @@ schema! {
     // Atomic: kings touching (neither can be checked or blown up), for the side
     // behind in material.
     ATOMIC_KINGS_TOUCH "atomic_kings_touch" 1 false;
-    // King of the hill: king steps to the nearest free hill square over squares the
-    // enemy does not attack (breadth-first); 7 = seven or more, or no such path.
+    // King of the hill: for each of the four hill squares, the king's weighted step
+    // distance to it (index = steps, 7 = seven or more or no path; so the block's
+    // coefficients add up to 4 per side). A step onto a square the enemy attacks
+    // costs one more, onto one attacked twice or by a pawn two more, onto a square an
+    // own piece must leave one more; an own blocked pawn cannot be crossed.
     HILL_DISTANCE "hill_distance" 8 false;
     // King of the hill: the race, for the side to move: the other king's distance
     // minus ours, +4, clamped to 0..8.
@@ -119,6 +122,9 @@ schema! {
     // King of the hill: [own pieces on hill squares, enemy pieces on hill squares the
     // enemy defends].
     HILL_BLOCKERS "hill_blockers" 2 false;
+    // King of the hill: hill squares behind an own pawn that no enemy pawn attacks
+    // (space the king can later use; Multi-Variant Stockfish's "safe center").
+    HILL_SAFE "hill_safe" 1 false;
     // Minesweeper: per knight..queen that must still cross the fog, times the public
     // mine density in percent.
     MINE_RISK "mine_risk" 4 false;
@@ -146,7 +152,7 @@ pub struct EvalParams {
 /// Why a parameter file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamsError {
-    /// The first line is not `sapper-eval 2 <variant>`.
+    /// The first line is not `sapper-eval 3 <variant>`.
     BadHeader(String),
     /// The file is for another variant.
     WrongVariant { expected: VariantKind, found: String },
