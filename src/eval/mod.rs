@@ -21,6 +21,7 @@
 //! The numbers live in `nets/` (embedded at build time) or in a file named by the
 //! `EvalFile` UCI option.
 
+pub mod endgame;
 pub mod params;
 
 use crate::bitboard::BitBoard;
@@ -198,6 +199,9 @@ impl Coefficients {
 /// Evaluates `pos` for the side to move, in centipawns.
 #[inline]
 pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
+    if let Some(known) = endgame::known(pos) {
+        return known;
+    }
     let mut acc = Scorer::new(params);
     let phase = terms(pos, &mut acc);
     taper(acc.mg, acc.eg, phase) * pos.side_to_move().sign()
@@ -222,8 +226,11 @@ pub struct Trace {
     pub terms: Vec<(&'static str, Tapered)>,
     /// Game phase, 0 (bare kings) to 24 (all pieces).
     pub phase: i32,
-    /// Final score, White's point of view, centipawns (tempo included).
+    /// Final score, White's point of view, centipawns (tempo included): the known
+    /// endgame's score when [`Trace::endgame`] is set, else the terms' blend.
     pub total_white: i32,
+    /// Whether a known endgame ([`endgame::known`]) overrides the terms.
+    pub endgame: bool,
 }
 
 impl Trace {
@@ -243,6 +250,12 @@ impl Trace {
                 t.mg,
                 t.eg,
                 taper(t.mg, t.eg, self.phase)
+            ));
+        }
+        if self.endgame {
+            lines.push(format!(
+                "{:<24} | {:>23}",
+                "Known endgame (overrides)", self.total_white
             ));
         }
         lines.push(format!("{:<24} | {:>23}", "Total", self.total_white));
@@ -268,10 +281,12 @@ pub fn trace<V: Variant>(pos: &Position<V>, params: &EvalParams) -> Trace {
             _ => terms.push((name, part)),
         }
     }
+    let known = endgame::known(pos).map(|v| v * pos.side_to_move().sign());
     Trace {
-        total_white: coefficients.evaluate_white(params),
+        total_white: known.unwrap_or_else(|| coefficients.evaluate_white(params)),
         phase: coefficients.phase,
         terms,
+        endgame: known.is_some(),
     }
 }
 
