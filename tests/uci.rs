@@ -815,6 +815,64 @@ fn go_nodes_is_deterministic_after_ucinewgame() {
     }
 }
 
+/// The first move of the last `multipv 1` principal variation printed.
+fn last_pv_move(search: &Search) -> Option<String> {
+    search
+        .infos
+        .iter()
+        .rev()
+        .find(|l| Search::field(l, "multipv") == 1)
+        .and_then(|l| l.split(" pv ").nth(1))
+        .and_then(|pv| pv.split_whitespace().next())
+        .map(str::to_string)
+}
+
+#[test]
+fn bestmove_is_the_last_printed_pv_move_even_when_an_iteration_is_cut_short() {
+    // Node limits cut iterations at every point; the move played must be the one the
+    // last info line shows, and there must be one.
+    for (variant, position) in [
+        (
+            "chess",
+            "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        ("atomic", "position startpos moves g1f3 f7f6 e2e3"),
+        ("kingofthehill", "position startpos moves e2e4 e7e5 d2d4"),
+        ("minesweeper", "position startpos moves e2e3"),
+    ] {
+        let mut s = Session::new();
+        s.cmd(&format!("setoption name UCI_Variant value {variant}"));
+        s.cmd(position);
+        for nodes in (1..6000).step_by(373) {
+            let search = s.go(&format!("go nodes {nodes}"));
+            assert_eq!(
+                last_pv_move(&search).as_deref(),
+                Some(search.best.as_str()),
+                "{variant} nodes {nodes}: {:#?}",
+                search.lines
+            );
+        }
+    }
+}
+
+#[test]
+fn every_level_prints_an_info_line_before_bestmove() {
+    for variant in ["chess", "minesweeper"] {
+        let mut s = Session::new();
+        s.cmd(&format!("setoption name UCI_Variant value {variant}"));
+        for level in [0, 3, 10] {
+            s.cmd(&format!("setoption name Skill Level value {level}"));
+            s.cmd("position startpos moves e2e3");
+            let search = s.go("go movetime 50");
+            assert!(
+                !search.infos.is_empty(),
+                "{variant} level {level}: {:#?}",
+                search.lines
+            );
+        }
+    }
+}
+
 #[test]
 fn go_movetime_and_clock_answer() {
     let mut s = Session::new();

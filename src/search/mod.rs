@@ -341,9 +341,11 @@ impl<V: Variant> Searcher<V> {
         let lines = options.multipv.clamp(1, root_moves.len());
         let mut previous = vec![0; lines];
         let mut last_score: Option<i32> = None;
+        let mut last_started = 0;
         for depth in 1..=max_depth {
             // Lazy SMP: odd helpers search one ply deeper, so threads spread over depths.
             let depth = (depth + (options.thread % 2) as i32).min(max_depth);
+            last_started = depth;
             self.best_changes *= 0.5;
             for (pv_idx, &prev) in previous.iter().enumerate() {
                 self.aspiration(root, depth, pv_idx, prev, &mut root_moves, &ctx);
@@ -396,8 +398,8 @@ impl<V: Variant> Searcher<V> {
         // An interrupted iteration counts only if it found a new best move with a
         // score; otherwise the last completed iteration decides.
         let interrupted_best = root_moves[0].score > -INFINITE;
-        let root_moves = match completed {
-            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => done,
+        let (root_moves, partial) = match completed {
+            Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => (done, false),
             _ => {
                 // Moves the cut-short iteration did not reach have no score (they sort
                 // last); they must not become lines, or a weakened level would pick an
@@ -410,9 +412,27 @@ impl<V: Variant> Searcher<V> {
                 {
                     rm.score = 0;
                 }
-                root_moves
+                (root_moves, true)
             }
         };
+        if partial && !self.helper {
+            // The move played comes from the cut-short iteration (or no iteration
+            // finished): report its line, so `bestmove` is the first move of the last
+            // principal variation printed.
+            let nodes = self.total_nodes(shared);
+            for (i, rm) in root_moves.iter().take(lines).enumerate() {
+                reporter.iteration(&IterationInfo {
+                    depth: last_started.max(1),
+                    seldepth: self.seldepth,
+                    multipv: i + 1,
+                    score: rm.score,
+                    nodes,
+                    elapsed: start.elapsed(),
+                    hashfull: shared.tt.hashfull(),
+                    pv: &rm.pv,
+                });
+            }
+        }
         let best = &root_moves[0];
         result.best = best.mv;
         result.score = best.score;
