@@ -9,6 +9,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{SearchOptions, SearchShared, Searcher, Silent};
 use crate::variant::VariantKind;
 use crate::with_game;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -94,9 +95,17 @@ impl BenchReport {
 /// Searches every bench position to `depth` with a fresh 16 MiB table and fresh
 /// statistics, one thread, so the node count is reproducible.
 pub fn run(depth: i32) -> BenchReport {
+    run_until(depth, &AtomicBool::new(false)).unwrap_or_else(|| unreachable!("never stopped"))
+}
+
+/// [`run`], giving up between positions once `stop` is set: `None` if stopped.
+pub fn run_until(depth: i32, stop: &AtomicBool) -> Option<BenchReport> {
     let mut nodes = Vec::with_capacity(POSITIONS.len());
     let start = Instant::now();
     for &(variant, fen) in POSITIONS {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let (game, _) = AnyGame::from_spec(variant, Some(fen), &[])
             .unwrap_or_else(|e| unreachable!("bench position {fen}: {e}"));
         let shared = SearchShared::new(Arc::new(TranspositionTable::new(16)));
@@ -113,9 +122,9 @@ pub fn run(depth: i32) -> BenchReport {
         });
         nodes.push(n);
     }
-    BenchReport {
+    Some(BenchReport {
         total_nodes: nodes.iter().sum(),
         nodes,
         elapsed: start.elapsed(),
-    }
+    })
 }

@@ -10,7 +10,7 @@ use crate::engine::{Engine, MineKnowledge, SearchListener};
 use crate::eval::{default_params_name, trace};
 use crate::game::AnyGame;
 use crate::moves::Move;
-use crate::perft::divide;
+use crate::perft::divide_until;
 use crate::search::score;
 use crate::search::timeman::Limits;
 use crate::search::{IterationInfo, Reporter, SearchResult};
@@ -19,7 +19,9 @@ use crate::variant::{Variant, VariantKind};
 use crate::with_game;
 use std::io::{BufRead, Write};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// Where UCI output goes: stdout in the binary, a buffer in tests. Shared with the
 /// search thread, one line per lock.
@@ -163,11 +165,22 @@ const OPTIONS: &[UciOption] = &[
     },
 ];
 
+/// Longest stretch of an unknown command echoed back, bytes.
+const ECHO_LIMIT: usize = 120;
+
+/// A `go perft` or `bench` running beside the command loop, so that `isready` is
+/// answered and `stop` or `quit` end it.
+struct Job {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
 /// The UCI front end: reads commands, drives an [`Engine`], writes answers.
 pub struct Uci {
     engine: Engine,
     out: Output,
     show_wdl: bool,
+    job: Option<Job>,
 }
 
 impl Uci {
@@ -177,6 +190,7 @@ impl Uci {
             engine: Engine::new(),
             out,
             show_wdl: false,
+            job: None,
         }
     }
 
@@ -199,7 +213,30 @@ impl Uci {
                 return;
             }
         }
+        // End of input: a perft or bench still running finishes and prints.
+        self.finish_job(false);
         self.engine.stop();
+    }
+
+    /// Waits for the running `go perft` or `bench`, first telling it to stop if
+    /// `interrupt`.
+    fn finish_job(&mut self, interrupt: bool) {
+        if let Some(job) = self.job.take() {
+            if interrupt {
+                job.stop.store(true, Ordering::Relaxed);
+            }
+            // A panic in the job has already been reported by the panic hook.
+            let _ = job.handle.join();
+        }
+    }
+
+    /// Runs `work` beside the command loop; it gets the stop flag and the output.
+    fn start_job(&mut self, work: impl FnOnce(&AtomicBool, &Output) + Send + 'static) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = Arc::clone(&self.out);
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || work(&flag, &out));
+        self.job = Some(Job { stop, handle });
     }
 
     fn say(&self, line: &str) {
@@ -218,8 +255,22 @@ impl Uci {
             return true;
         };
         let args: Vec<&str> = tokens.collect();
+        // A running perft or bench: `stop` and `quit` end it, `isready` and `debug`
+        // are answered meanwhile, and any other command waits for its output, so a
+        // piped script reads the results in order (as Stockfish's synchronous perft).
+        match command {
+            "isready" | "debug" => {}
+            "stop" | "quit" => self.finish_job(true),
+            _ => self.finish_job(false),
+        }
         match command {
             "uci" => self.uci(),
+            // UCI's debug mode allows extra `info string` output; Sapper has none
+            // to add, so `on` and `off` are accepted and change nothing.
+            "debug" => match args.as_slice() {
+                ["on"] | ["off"] => {}
+                _ => self.error("debug: expected 'on' or 'off'"),
+            },
             "isready" => self.say("readyok"),
             "ucinewgame" => self.engine.new_game(),
             "setoption" => self.setoption(&args),
@@ -234,7 +285,7 @@ impl Uci {
             "d" => self.display(),
             "eval" => self.eval(),
             "bench" => self.bench(&args),
-            _ => self.say(&format!("Unknown command: '{line}'")),
+            _ => self.say(&format!("Unknown command: '{}'", echo(line))),
         }
         true
     }
@@ -459,14 +510,20 @@ impl Uci {
             return self.error("go perft: expected a depth from 1 to 20");
         };
         self.engine.stop();
-        let lines = with_game!(self.engine.game(), g, _V => divide(&g.position, depth, true));
-        let mut total = 0;
-        for (m, n) in lines {
-            self.say(&format!("{m}: {n}"));
-            total += n;
-        }
-        self.say("");
-        self.say(&format!("Nodes searched: {total}"));
+        let game = self.engine.game().clone();
+        self.start_job(move |stop, out| {
+            let Some(lines) = with_game!(&game, g, _V => divide_until(&g.position, depth, stop)) else {
+                emit(out, "info string go perft: stopped");
+                return;
+            };
+            let mut total = 0;
+            for (m, n) in lines {
+                emit(out, &format!("{m}: {n}"));
+                total += n;
+            }
+            emit(out, "");
+            emit(out, &format!("Nodes searched: {total}"));
+        });
     }
 
     fn display(&self) {
@@ -503,9 +560,24 @@ impl Uci {
             },
         };
         self.engine.stop();
-        let report = bench::run(depth);
-        self.say(&format!("{} nodes {} nps", report.total_nodes, report.nps()));
+        self.start_job(move |stop, out| match bench::run_until(depth, stop) {
+            Some(report) => emit(out, &format!("{} nodes {} nps", report.total_nodes, report.nps())),
+            None => emit(out, "info string bench: stopped"),
+        });
     }
+}
+
+/// `line` cut to [`ECHO_LIMIT`] bytes (at a character boundary), marked when cut:
+/// an 8 MB junk line is not worth echoing whole.
+fn echo(line: &str) -> String {
+    if line.len() <= ECHO_LIMIT {
+        return line.to_string();
+    }
+    let mut end = ECHO_LIMIT;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &line[..end], line.len())
 }
 
 /// A time from `go`, in milliseconds, clamped to 0..=2^40 (about 35 years) so that

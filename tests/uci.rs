@@ -698,7 +698,8 @@ fn finished_games_answer_none_with_the_result() {
                 "{variant} {fen}"
             );
         }
-        let perft = s.cmd("go perft 2");
+        s.send("go perft 2");
+        let perft = s.wait_for("perft total", |l| l.starts_with("Nodes searched"));
         assert_eq!(perft, vec!["".to_string(), "Nodes searched: 0".to_string()]);
     }
 }
@@ -1104,7 +1105,8 @@ fn go_mate_finds_the_mates() {
 // ---- perft, d, eval, bench ------------------------------------------------------------------
 
 fn check_perft(s: &mut Session, variant: VariantKind, fen: &str, depth: u32, expected: u64) {
-    let out = s.cmd(&format!("go perft {depth}"));
+    s.send(&format!("go perft {depth}"));
+    let out = s.wait_for("perft total", |l| l.starts_with("Nodes searched"));
     let game = game_of(variant, Some(fen), &[]);
     let legal = legal_moves(&game);
     assert_eq!(out.len(), legal.len() + 2, "{out:#?}");
@@ -1260,7 +1262,8 @@ fn eval_prints_a_final_evaluation_in_every_variant() {
 #[test]
 fn bench_ends_with_nodes_and_nps() {
     let mut s = Session::new();
-    let out = s.cmd("bench 3");
+    s.send("bench 3");
+    let out = s.wait_for("bench total", |l| l.ends_with(" nps"));
     let last = out.last().expect("bench output");
     let t: Vec<&str> = last.split(' ').collect();
     assert_eq!(t.len(), 4, "{last}");
@@ -1269,13 +1272,61 @@ fn bench_ends_with_nodes_and_nps() {
     assert!(t[2].parse::<u64>().is_ok(), "{last}");
     assert_eq!(t[3], "nps");
     // The node count is the signature: the same every time.
-    let again = s.cmd("bench 3");
+    s.send("bench 3");
+    let again = s.wait_for("bench total", |l| l.ends_with(" nps"));
     assert_eq!(again.last().unwrap().split(' ').next(), Some(t[0]));
     for bad in ["bench 0", "bench x", "bench 31", "bench -3"] {
         s.expect_error(bad);
     }
     // bench leaves the game alone.
     assert_eq!(s.fen(), STARTPOS);
+    s.isready();
+}
+
+#[test]
+fn perft_and_bench_answer_isready_and_end_on_stop_or_quit() {
+    let mut s = Session::new();
+    s.send("go perft 20");
+    // Answered while the perft runs: it would take days.
+    s.isready();
+    s.send("stop");
+    let out = s.wait_for("stopped", |l| l.contains("stopped"));
+    assert_eq!(out, vec!["info string go perft: stopped".to_string()]);
+    s.send("bench 30");
+    s.isready();
+    s.send("stop");
+    s.wait_for("stopped", |l| l == "info string bench: stopped");
+    // The engine works on as before.
+    check_perft(&mut s, VariantKind::Chess, STARTPOS, 3, 8_902);
+    // quit ends a running perft too, and handle_line reports the end of the session.
+    s.send("go perft 20");
+    assert!(!s.uci.handle_line("quit"));
+    s.wait_for("stopped", |l| l.contains("stopped"));
+}
+
+#[test]
+fn commands_after_perft_wait_for_its_result() {
+    // A piped script reads every result, in order.
+    let mut s = Session::new();
+    s.send("go perft 4");
+    s.send("position startpos moves e2e4");
+    s.send("go perft 1");
+    let out = s.wait_for("second total", |l| l == "Nodes searched: 20");
+    assert!(out.contains(&"Nodes searched: 197281".to_string()), "{out:#?}");
+}
+
+#[test]
+fn debug_on_and_off_are_accepted_and_junk_is_echoed_short() {
+    let mut s = Session::new();
+    assert!(s.cmd("debug on").is_empty());
+    assert!(s.cmd("debug off").is_empty());
+    s.expect_error("debug sideways");
+    let junk = "x".repeat(8 << 20);
+    let out = s.cmd(&junk);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].starts_with("Unknown command: 'xxx"), "{}", &out[0][..40]);
+    assert!(out[0].len() < 200, "{} bytes echoed", out[0].len());
+    assert!(out[0].contains(&format!("({} bytes)", 8 << 20)));
     s.isready();
 }
 
