@@ -144,6 +144,10 @@ const OPTIONS: &[UciOption] = &[
         kind: OptionKind::Check { default: false },
     },
     UciOption {
+        name: "SyzygyPath",
+        kind: OptionKind::Str { default: "<empty>" },
+    },
+    UciOption {
         name: "EvalFile",
         kind: OptionKind::Str {
             default: "<embedded>",
@@ -379,15 +383,19 @@ impl Uci {
                     _ => {}
                 }
             }
-            OptionKind::Str { .. } => {
-                if opt.name == "EvalFile" {
-                    match self.engine.set_eval_file(&value) {
-                        Ok(Some(text)) => self.say(&format!("info string {text}")),
-                        Ok(None) => {}
-                        Err(e) => self.error(&format!("setoption: EvalFile: {e}; parameters unchanged")),
+            OptionKind::Str { .. } => match opt.name {
+                "EvalFile" => match self.engine.set_eval_file(&value) {
+                    Ok(Some(text)) => self.say(&format!("info string {text}")),
+                    Ok(None) => {}
+                    Err(e) => self.error(&format!("setoption: EvalFile: {e}; parameters unchanged")),
+                },
+                "SyzygyPath" => {
+                    if let Some(text) = syzygy_report(&value) {
+                        self.say(&format!("info string {text}"));
                     }
                 }
-            }
+                _ => {}
+            },
             OptionKind::Combo { vars, .. } => {
                 // Combo values match exactly (UCI.md).
                 if !vars.contains(&value.as_str()) {
@@ -565,6 +573,36 @@ impl Uci {
             None => emit(out, "info string bench: stopped"),
         });
     }
+}
+
+/// What `SyzygyPath` found: `None` for `<empty>`, else a line naming how many
+/// Syzygy tablebase files (`.rtbw`/`.rtbz` for chess, `.atbw`/`.atbz` for atomic)
+/// the directories hold (separated by `:`, or `;` on Windows, as in Stockfish).
+/// Sapper does not probe them yet; GUIs and lichess-bot set the option by default,
+/// so it must be accepted, and the line says plainly what it does.
+fn syzygy_report(value: &str) -> Option<String> {
+    let value = value.trim();
+    if value.is_empty() || value == "<empty>" {
+        return None;
+    }
+    let separator = if cfg!(windows) { ';' } else { ':' };
+    let files = value
+        .split(separator)
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flat_map(|entries| entries.filter_map(Result::ok))
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            [".rtbw", ".rtbz", ".atbw", ".atbz"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+        })
+        .count();
+    Some(if files == 0 {
+        format!("SyzygyPath: no tablebase files found in {value}")
+    } else {
+        format!("SyzygyPath: {files} tablebase files found in {value}; Sapper does not probe tablebases yet")
+    })
 }
 
 /// `line` cut to [`ECHO_LIMIT`] bytes (at a character boundary), marked when cut:

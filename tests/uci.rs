@@ -423,6 +423,41 @@ fn uci_prints_identity_options_and_uciok() {
 }
 
 #[test]
+fn syzygy_path_is_accepted_and_says_what_it_found() {
+    // lichess-bot's default configuration sets SyzygyPath; the engine must accept it.
+    let mut s = Session::new();
+    let out = s.cmd("uci");
+    assert!(
+        out.iter()
+            .any(|l| l == "option name SyzygyPath type string default <empty>"),
+        "{out:#?}"
+    );
+    let before = s.fen();
+    assert_eq!(
+        s.cmd("setoption name SyzygyPath value /nonexistent/tablebases"),
+        vec!["info string SyzygyPath: no tablebase files found in /nonexistent/tablebases".to_string()]
+    );
+    let dir = std::env::temp_dir().join(format!("sapper-syzygy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["KQvK.rtbw", "KQvK.rtbz", "KRvK.atbw", "README.txt"] {
+        std::fs::write(dir.join(name), b"").unwrap();
+    }
+    let out = s.cmd(&format!(
+        "setoption name SyzygyPath value /nonexistent:{}",
+        dir.display()
+    ));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert!(
+        out[0].starts_with("info string SyzygyPath: 3 tablebase files found"),
+        "{out:#?}"
+    );
+    assert!(s.cmd("setoption name SyzygyPath value <empty>").is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(s.fen(), before);
+    s.isready();
+}
+
+#[test]
 fn option_names_match_case_insensitively_and_combo_values_exactly() {
     let mut s = Session::new();
     assert!(s.cmd("setoption name uci_variant value atomic").is_empty());
