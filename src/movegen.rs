@@ -372,7 +372,8 @@ impl<V: Variant> Position<V> {
 
     /// Whether the pseudo-legal move `m` is legal: it does not leave the mover's king
     /// in check (atomic: or it explodes the enemy king). `m` must come from
-    /// [`Position::generate`] or pass [`Position::is_pseudo_legal`].
+    /// [`Position::generate`]: the move picker matches hash and killer moves against
+    /// the generated list, so no separate pseudo-legality test exists.
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
         self.keeps_king_safe(m) && V::extra_legality(self, m)
@@ -442,66 +443,6 @@ impl<V: Variant> Position<V> {
         !self.pinned().has(from) || V::G::line(king, from).has(to)
     }
 
-    /// Whether `m` (say, from the transposition table or a killer slot) is a
-    /// pseudo-legal move in this position, as [`Position::generate`] would produce it.
-    pub fn is_pseudo_legal(&self, m: Move) -> bool {
-        if m.is_none() || !V::G::contains(m.from()) || !V::G::contains(m.to()) {
-            return false;
-        }
-        let us = self.side_to_move();
-        let Some(piece) = self.piece_at(m.from()) else {
-            return false;
-        };
-        if piece.color != us || self.special_outcome().is_some() {
-            return false;
-        }
-        let from = m.from();
-        let to = m.to();
-        match m.kind() {
-            MoveKind::Castle => {
-                if piece.role != Role::King || from != Square::new(4, back_rank::<V::G>(us)) {
-                    return false;
-                }
-                let king_side = match to.file() {
-                    6 => true,
-                    2 => false,
-                    _ => return false,
-                };
-                if to.rank() != from.rank() {
-                    return false;
-                }
-                let bit = match (us, king_side) {
-                    (Color::White, true) => castling::WHITE_KING,
-                    (Color::White, false) => castling::WHITE_QUEEN,
-                    (Color::Black, true) => castling::BLACK_KING,
-                    (Color::Black, false) => castling::BLACK_QUEEN,
-                };
-                self.castling_rights() & bit != 0 && self.castling_is_legal(king_side)
-            }
-            MoveKind::Normal if piece.role != Role::Pawn => {
-                let occupied = self.occupied();
-                let reach = match piece.role {
-                    Role::Knight => V::G::knight_attacks(from),
-                    Role::Bishop => V::G::bishop_attacks(from, occupied),
-                    Role::Rook => V::G::rook_attacks(from, occupied),
-                    Role::Queen => V::G::queen_attacks(from, occupied),
-                    _ => return (V::G::king_attacks(from) & self.king_targets(GenType::All)).has(to),
-                };
-                let captures = self.color(!us) & !self.self_destructive_captures();
-                (reach & (captures | !occupied)).has(to)
-            }
-            _ => {
-                // Pawn moves: cheap enough to check against the pawn generator.
-                if piece.role != Role::Pawn {
-                    return false;
-                }
-                let mut list = MoveList::new();
-                let captures = self.color(!us) & !self.self_destructive_captures();
-                self.generate_pawn_moves(GenType::All, captures, !self.occupied(), &mut list);
-                list.contains(&m)
-            }
-        }
-    }
 }
 
 #[inline(always)]
