@@ -439,39 +439,50 @@ impl Engine {
             let searcher: &mut Searcher<V> = guard.slot();
             // Lazy SMP: helper threads search the same root and share only the
             // transposition table; the main thread decides when to stop and what to play.
-            let result = std::thread::scope(|scope| {
-                for thread in 1..threads {
-                    let (game, limits, params, shared) = (&game, &limits, &params, &thread_shared);
-                    let options = SearchOptions {
-                        thread,
-                        multipv: 1,
-                        ..options.clone()
-                    };
-                    scope.spawn(move || {
-                        let mut helper = Searcher::<V>::new();
-                        helper.search(
+            // A bug that panics in the search must not leave the GUI without a
+            // `bestmove`: the first legal move is played instead.
+            let position = game.position;
+            let result = guarded(
+                || fallback_result(&position),
+                std::panic::AssertUnwindSafe(|| {
+                    std::thread::scope(|scope| {
+                        // Helpers stop when the main search ends, also by a panic.
+                        let _stop_helpers = StopOnDrop(&thread_shared.stop);
+                        for thread in 1..threads {
+                            let (game, limits, params, shared) = (&game, &limits, &params, &thread_shared);
+                            let options = SearchOptions {
+                                thread,
+                                multipv: 1,
+                                ..options.clone()
+                            };
+                            scope.spawn(move || {
+                                let mut helper = Searcher::<V>::new();
+                                helper.search(
+                                    &game.position,
+                                    &game.keys,
+                                    limits,
+                                    &options,
+                                    shared,
+                                    params,
+                                    &mut Silent,
+                                );
+                            });
+                        }
+                        let result = searcher.search(
                             &game.position,
                             &game.keys,
-                            limits,
+                            &limits,
                             &options,
-                            shared,
-                            params,
-                            &mut Silent,
+                            &thread_shared,
+                            &params,
+                            &mut *listener,
                         );
-                    });
-                }
-                let result = searcher.search(
-                    &game.position,
-                    &game.keys,
-                    &limits,
-                    &options,
-                    &thread_shared,
-                    &params,
-                    &mut *listener,
-                );
-                thread_shared.stop.store(true, Ordering::Relaxed);
-                result
-            });
+                        thread_shared.stop.store(true, Ordering::Relaxed);
+                        result
+                    })
+                }),
+            );
+            thread_shared.stop.store(true, Ordering::Relaxed);
             let mut result = result;
             if skill.is_limited() {
                 // A weaker level picks among the best lines (see `skill`).
@@ -513,8 +524,70 @@ impl Engine {
     }
 }
 
+/// Sets the flag when dropped (also while unwinding).
+struct StopOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `search`; if it panics, returns `fallback()` instead (the panic message has
+/// already gone to stderr through the panic hook).
+fn guarded<R>(fallback: impl FnOnce() -> R, search: impl FnOnce() -> R + std::panic::UnwindSafe) -> R {
+    std::panic::catch_unwind(search).unwrap_or_else(|_| fallback())
+}
+
+/// What to play when the search failed: the first legal move, if any.
+fn fallback_result<V: Variant>(pos: &crate::position::Position<V>) -> SearchResult {
+    let best = pos.legal_moves().first().copied().unwrap_or(Move::NONE);
+    SearchResult {
+        best,
+        ponder: Move::NONE,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: if best.is_none() { Vec::new() } else { vec![best] },
+        lines: if best.is_none() {
+            Vec::new()
+        } else {
+            vec![(best, 0)]
+        },
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    #[test]
+    fn a_panicking_search_still_yields_a_legal_move() {
+        let pos = Position::<Chess>::startpos();
+        let result = guarded(
+            || fallback_result(&pos),
+            || -> SearchResult { panic!("search bug") },
+        );
+        assert!(pos.legal_moves().contains(&result.best));
+        assert_eq!(result.pv, vec![result.best]);
+        // Without a panic the search's own result is kept.
+        let ok = guarded(
+            || fallback_result(&pos),
+            || SearchResult {
+                depth: 7,
+                ..fallback_result(&pos)
+            },
+        );
+        assert_eq!(ok.depth, 7);
+        // No legal move: none to play.
+        let (mated, _) = Position::<Chess>::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert!(fallback_result(&mated).best.is_none());
     }
 }

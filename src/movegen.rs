@@ -442,7 +442,6 @@ impl<V: Variant> Position<V> {
         }
         !self.pinned().has(from) || V::G::line(king, from).has(to)
     }
-
 }
 
 #[inline(always)]
