@@ -4,7 +4,7 @@
 
 use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
-use crate::notation::{parse_uci_move, MoveError};
+use crate::notation::{parse_typed_move, parse_uci_move, MoveError};
 use crate::position::{FenError, Position};
 use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, Variant, VariantKind};
 use std::fmt;
@@ -46,6 +46,23 @@ impl<V: Variant> Game<V> {
     /// [`MoveError`] when the move is malformed or illegal; the game is unchanged.
     pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
         let m = parse_uci_move(&self.position, text)?;
+        self.play_parsed(m, text)
+    }
+
+    /// Parses and plays a move as a person types it: UCI or SAN (see
+    /// [`parse_typed_move`]).
+    ///
+    /// # Errors
+    /// [`MoveError`] when the move is malformed, illegal or ambiguous; the game is
+    /// unchanged.
+    pub fn play_typed(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = parse_typed_move(&self.position, text)?;
+        self.play_parsed(m, text)
+    }
+
+    /// Plays the legal move `m` read from `text`, unless its outcome depends on
+    /// hidden information the position lacks.
+    fn play_parsed(&mut self, m: Move, text: &str) -> Result<Move, MoveError> {
         let mut next = self.position;
         V::play_given(&mut next, m).map_err(|why| MoveError::Undetermined(format!("{text}: {why}")))?;
         self.keys.push(self.position.key());

@@ -11,7 +11,7 @@ use sapper::types::Color;
 use sapper::uci::{Output, Uci};
 use sapper::variant::VariantKind;
 use sapper::{bench, with_game};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -60,19 +60,21 @@ enum Command {
         /// Start from this FEN instead of the start position.
         #[arg(long)]
         fen: Option<String>,
-        /// UCI moves to play first, separated by spaces ("e2e4 e7e5").
+        /// Moves to play first, separated by spaces, in SAN ("e4 e5 Nf3") or UCI
+        /// ("e2e4 e7e5 g1f3"); move numbers ("1. e4 e5 2. Nf3") are skipped.
         #[arg(long, default_value = "")]
         moves: String,
-        /// Search depth in plies (default 12 unless --movetime or --nodes is given).
+        /// Search depth in plies.
         #[arg(long, short)]
         depth: Option<i32>,
-        /// Think for this many milliseconds.
+        /// Think for this many milliseconds (default 3000 unless --depth or --nodes is
+        /// given).
         #[arg(long)]
         movetime: Option<u64>,
         /// Stop after this many nodes.
         #[arg(long)]
         nodes: Option<u64>,
-        /// Number of principal variations.
+        /// Number of principal variations (labelled [1], [2], ...).
         #[arg(long, default_value_t = 1)]
         multipv: usize,
         /// Transposition table size in MiB.
@@ -82,6 +84,9 @@ enum Command {
         /// among the best lines, as the game site's opponent plays).
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(0..=20))]
         level: u8,
+        /// Print scores from White's point of view (default: the side to move's).
+        #[arg(long)]
+        white_pov: bool,
     },
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft {
@@ -212,9 +217,9 @@ fn main() -> ExitCode {
             multipv,
             hash,
             level,
+            white_pov,
         }) => {
-            let moves: Vec<&str> = moves.split_whitespace().collect();
-            let game = match AnyGame::from_spec(variant, fen.as_deref(), &moves) {
+            let game = match analyze::build_game(variant, fen.as_deref(), &moves) {
                 Ok((game, warnings)) => {
                     for w in warnings {
                         eprintln!("warning: {w}");
@@ -226,11 +231,11 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let depth = depth.or(if movetime.is_none() && nodes.is_none() {
-                Some(12)
-            } else {
-                None
-            });
+            // Without a limit, a time limit: a fixed depth can take minutes in
+            // minesweeper.
+            let movetime =
+                movetime.or((depth.is_none() && nodes.is_none()).then_some(analyze::DEFAULT_MOVETIME_MS));
+            let mut stdout = std::io::stdout();
             let request = AnalyzeRequest {
                 game,
                 limits: Limits {
@@ -242,8 +247,10 @@ fn main() -> ExitCode {
                 multipv: multipv.max(1),
                 hash_mib: hash.max(1),
                 level,
+                white_pov,
+                // The progress line is redrawn with '\r': for a person, not a pipe.
+                progress: stdout.is_terminal(),
             };
-            let mut stdout = std::io::stdout().lock();
             match analyze::run(&request, &mut stdout) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,

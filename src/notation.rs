@@ -1,4 +1,4 @@
-//! Move notation: reading UCI long algebraic moves and writing SAN.
+//! Move notation: reading UCI long algebraic moves and SAN, and writing SAN.
 
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
@@ -19,6 +19,9 @@ pub enum MoveError {
     /// Legal, but its outcome depends on hidden information the position does not
     /// give (minesweeper from a public FEN); the GUI must send the next position.
     Undetermined(String),
+    /// SAN that names more than one legal move (`Nd2` with knights on b1 and f3),
+    /// with the SAN of each.
+    Ambiguous { text: String, candidates: Vec<String> },
 }
 
 impl fmt::Display for MoveError {
@@ -30,6 +33,9 @@ impl fmt::Display for MoveError {
                 write!(f, "move '{s}': this variant promotes to a queen only")
             }
             MoveError::Undetermined(s) => write!(f, "move {s}"),
+            MoveError::Ambiguous { text, candidates } => {
+                write!(f, "ambiguous move '{text}': {}", candidates.join(" or "))
+            }
         }
     }
 }
@@ -103,6 +109,150 @@ pub fn parse_uci_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move,
         }
     });
     found.ok_or_else(|| MoveError::Illegal(text.to_string()))
+}
+
+/// Reads a move as a person types it: UCI (`e2e4`, `e7e8q`, `e4e4` for a sapper
+/// action) or SAN (see [`parse_san`]).
+///
+/// # Errors
+/// [`MoveError`] when the text is neither form or names no single legal move.
+pub fn parse_typed_move<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, MoveError> {
+    match parse_uci_move(pos, text.trim()) {
+        // Not UCI-shaped: SAN, or nothing at all (parse_san tells which).
+        Err(MoveError::Malformed(_)) => parse_san(pos, text),
+        other => other,
+    }
+}
+
+/// The parts of a SAN move other than castling: `Nbxd2=Q` is a knight (`role`) from
+/// file b (`from_file`) to d2 (`to`), promoting to a queen.
+struct SanParts {
+    role: Role,
+    /// 0 = a.
+    from_file: Option<u8>,
+    /// 0 = rank 1.
+    from_rank: Option<u8>,
+    to: Square,
+    promotion: Option<Role>,
+}
+
+/// What SAN text names: castling (true: king side) or a piece move.
+enum SanShape {
+    Castle { king_side: bool },
+    Piece(SanParts),
+}
+
+/// Splits SAN into its parts; `None` when it does not have the shape of SAN. `text`
+/// has no check, mate or annotation marks.
+fn split_san<V: Variant>(text: &str) -> Option<SanShape> {
+    match text {
+        "O-O" | "0-0" => return Some(SanShape::Castle { king_side: true }),
+        "O-O-O" | "0-0-0" => return Some(SanShape::Castle { king_side: false }),
+        _ => {}
+    }
+    if !text.is_ascii() {
+        return None;
+    }
+    // Promotion: `e8=Q`, also `e8Q` and `e8=q`.
+    let (body, promotion) = match text.as_bytes() {
+        [.., b'=', p] => (&text[..text.len() - 2], Some(*p as char)),
+        [.., d, p] if d.is_ascii_digit() && b"QRBNqrbn".contains(p) => {
+            (&text[..text.len() - 1], Some(*p as char))
+        }
+        _ => (text, None),
+    };
+    let promotion = match promotion.map(Role::from_char) {
+        None => None,
+        Some(Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))) => Some(r),
+        Some(_) => return None,
+    };
+    let (role, body) = match body.chars().next()? {
+        c @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P') => (Role::from_char(c)?, &body[1..]),
+        _ => (Role::Pawn, body),
+    };
+    // The destination is the last file letter and the rank digits after it.
+    let digits = body.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let to_at = body.len().checked_sub(digits + 1)?;
+    let to = Square::parse(&body[to_at..], V::G::RANKS)?;
+    let (mut from_file, mut from_rank) = (None, None);
+    let mut hint = body[..to_at]
+        .chars()
+        .filter(|&c| !matches!(c, 'x' | ':' | '-'))
+        .peekable();
+    while let Some(c) = hint.next() {
+        match c {
+            'a'..='h' if from_file.is_none() => from_file = Some(c as u8 - b'a'),
+            '1'..='9' if from_rank.is_none() => {
+                let mut rank = c as u8 - b'0';
+                if let Some(d) = hint.next_if(char::is_ascii_digit) {
+                    rank = rank * 10 + (d as u8 - b'0');
+                }
+                if rank > V::G::RANKS {
+                    return None;
+                }
+                from_rank = Some(rank - 1);
+            }
+            _ => return None,
+        }
+    }
+    Some(SanShape::Piece(SanParts {
+        role,
+        from_file,
+        from_rank,
+        to,
+        promotion,
+    }))
+}
+
+/// Reads a move in Standard Algebraic Notation and returns the legal move it names.
+///
+/// Lenient where people are: the `+`/`#` suffix and `!`/`?` marks are optional, the
+/// `x` of a capture may be left out, more disambiguation than needed is accepted
+/// (`Ngf3`), castling may be written with zeros (`0-0`) and a promotion without `=`
+/// (`e8Q`). Minesweeper's sapper actions have no SAN; they are read as UCI
+/// ([`parse_typed_move`]).
+///
+/// # Errors
+/// [`MoveError::Malformed`] for text that is not SAN, [`MoveError::Illegal`] when no
+/// legal move fits, [`MoveError::Ambiguous`] when several do (`e8` when any
+/// promotion piece could be chosen).
+pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, MoveError> {
+    let trimmed = text.trim();
+    let bare = trimmed.trim_end_matches(['+', '#', '!', '?']);
+    let shape = split_san::<V>(bare).ok_or_else(|| MoveError::Malformed(trimmed.to_string()))?;
+    let legal = pos.legal_moves();
+    let fits: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| match &shape {
+            SanShape::Castle { king_side } => {
+                m.kind() == MoveKind::Castle && (m.to().file() > m.from().file()) == *king_side
+            }
+            SanShape::Piece(p) => {
+                !matches!(m.kind(), MoveKind::Castle | MoveKind::Sapper)
+                    && m.to() == p.to
+                    && pos.role_at(m.from()) == Some(p.role)
+                    && p.from_file.is_none_or(|f| m.from().file() == f)
+                    && p.from_rank.is_none_or(|r| m.from().rank() == r)
+                    && match (m.promotion_role(), p.promotion) {
+                        (None, None) => true,
+                        (Some(r), Some(want)) => r == want,
+                        // A promotion without its piece fits each piece (ambiguous
+                        // unless the variant promotes to a queen only).
+                        (Some(_), None) => true,
+                        (None, Some(_)) => false,
+                    }
+            }
+        })
+        .collect();
+    match fits.as_slice() {
+        [m] => Ok(*m),
+        [] => Err(MoveError::Illegal(trimmed.to_string())),
+        many => Err(MoveError::Ambiguous {
+            text: trimmed.to_string(),
+            candidates: many.iter().map(|&m| san(pos, m)).collect(),
+        }),
+    }
 }
 
 /// The rook's origin for a castling move.
@@ -240,6 +390,79 @@ mod tests {
         assert_eq!(split_uci::<Chess>("e7e8q"), Some((sq("e7"), sq("e8"), Some('q'))));
         assert_eq!(split_uci::<Chess>("e7e80"), None);
         assert_eq!(split_uci::<Chess>("e1g10"), None);
+    }
+
+    /// The UCI form of the move SAN `text` names from `fen` (chess).
+    fn san_to_uci(fen: &str, text: &str) -> Result<String, MoveError> {
+        let (pos, _) = Position::<Chess>::from_fen(fen).unwrap();
+        parse_typed_move(&pos, text).map(|m| m.to_string())
+    }
+
+    #[test]
+    fn san_is_read_as_people_write_it() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(san_to_uci(start, "e4").unwrap(), "e2e4");
+        assert_eq!(san_to_uci(start, "Nf3").unwrap(), "g1f3");
+        assert_eq!(san_to_uci(start, "Ngf3!?").unwrap(), "g1f3");
+        assert_eq!(san_to_uci(start, "Ng1-f3").unwrap(), "g1f3");
+        assert_eq!(san_to_uci(start, "g1f3").unwrap(), "g1f3");
+        let open = "r3k2r/pppq1ppp/2np1n2/2b1p3/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+        assert_eq!(san_to_uci(open, "O-O").unwrap(), "e1g1");
+        assert_eq!(san_to_uci(open, "0-0-0").unwrap(), "e1c1");
+        assert_eq!(san_to_uci(open, "Bxf7+").unwrap(), "c4f7");
+        assert_eq!(san_to_uci(open, "Bf7").unwrap(), "c4f7");
+        let capture = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(san_to_uci(capture, "exd5").unwrap(), "e4d5");
+        assert_eq!(san_to_uci(capture, "ed5").unwrap(), "e4d5");
+        let promote = "8/4P3/8/8/8/8/8/k6K w - - 0 1";
+        assert_eq!(san_to_uci(promote, "e8=Q+").unwrap(), "e7e8q");
+        assert_eq!(san_to_uci(promote, "e8N").unwrap(), "e7e8n");
+        assert_eq!(san_to_uci(promote, "e8=q").unwrap(), "e7e8q");
+    }
+
+    #[test]
+    fn bad_san_says_why() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(san_to_uci(start, "e5"), Err(MoveError::Illegal("e5".into())));
+        assert_eq!(san_to_uci(start, "Nd4"), Err(MoveError::Illegal("Nd4".into())));
+        assert_eq!(
+            san_to_uci(start, "hello"),
+            Err(MoveError::Malformed("hello".into()))
+        );
+        assert_eq!(
+            san_to_uci(start, "e8=K"),
+            Err(MoveError::Malformed("e8=K".into()))
+        );
+        assert_eq!(san_to_uci(start, "Ni3"), Err(MoveError::Malformed("Ni3".into())));
+        // A lower-case b is a pawn's file, never a bishop.
+        assert_eq!(san_to_uci(start, "bc4"), Err(MoveError::Illegal("bc4".into())));
+        let knights = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
+        assert_eq!(
+            san_to_uci(knights, "Nd2"),
+            Err(MoveError::Ambiguous {
+                text: "Nd2".into(),
+                candidates: vec!["Nbd2".into(), "Nfd2".into()]
+            })
+        );
+        assert_eq!(san_to_uci(knights, "Nbd2").unwrap(), "b1d2");
+        assert_eq!(san_to_uci(knights, "N1d2").unwrap(), "b1d2");
+        let promote = "8/4P3/8/8/8/8/8/k6K w - - 0 1";
+        assert!(matches!(
+            san_to_uci(promote, "e8"),
+            Err(MoveError::Ambiguous { .. })
+        ));
+    }
+
+    #[test]
+    fn san_reads_tenth_rank_squares_and_promotes_to_a_queen_without_suffix() {
+        let (pos, _) = Position::<Minesweeper>::from_fen(
+            "7k/3P4/8/8/8/8/8/8/8/4K3 w - - 0 1 00000000/00000000/00000000/00000000 0",
+        )
+        .unwrap();
+        assert_eq!(parse_san(&pos, "d10").unwrap().to_string(), "d9d10q");
+        assert_eq!(parse_san(&pos, "d10=Q").unwrap().to_string(), "d9d10q");
+        assert_eq!(parse_san(&pos, "Kd2").unwrap().to_string(), "e1d2");
+        assert_eq!(parse_san(&pos, "Ke1d2").unwrap().to_string(), "e1d2");
     }
 
     #[test]
