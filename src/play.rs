@@ -9,7 +9,7 @@ use crate::eval::default_params;
 use crate::game::{AnyGame, Game};
 use crate::minesweeper::{random_layout, Minesweeper};
 use crate::moves::Move;
-use crate::notation::{parse_uci_move, san};
+use crate::notation::{parse_typed_move, san};
 use crate::position::Position;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
@@ -77,7 +77,7 @@ where
     let params = default_params(V::KIND);
     writeln!(
         out,
-        "Sapper {} at level {}. You play {}. Moves in UCI form (e2e4, e7e8q{}); 'moves' lists them, 'quit' ends.",
+        "Sapper {} at level {}. You play {}. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'quit' ends.",
         V::NAME,
         skill.level(),
         if settings.human == Color::White { "White" } else { "Black" },
@@ -182,7 +182,7 @@ fn read_move<V: Variant>(
                 let list: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
                 writeln!(out, "Legal moves: {}", list.join(" ")).map_err(io)?;
             }
-            text => match parse_uci_move(pos, text) {
+            text => match parse_typed_move(pos, text) {
                 Ok(m) => return Ok(Some(m)),
                 Err(e) => writeln!(out, "{e}; type 'moves' for the list.").map_err(io)?,
             },
