@@ -360,22 +360,11 @@ impl<V: Variant> Searcher<V> {
                 root_moves.iter_mut().for_each(|rm| rm.score = 0);
             }
             result.depth = depth;
-            let nodes = self.total_nodes(shared);
-            for (i, rm) in root_moves.iter().take(lines).enumerate() {
-                previous[i] = rm.score;
-                if self.helper {
-                    continue;
-                }
-                reporter.iteration(&IterationInfo {
-                    depth,
-                    seldepth: self.seldepth,
-                    multipv: i + 1,
-                    score: rm.score,
-                    nodes,
-                    elapsed: start.elapsed(),
-                    hashfull: shared.tt.hashfull(),
-                    pv: &rm.pv,
-                });
+            for (prev, rm) in previous.iter_mut().zip(&root_moves) {
+                *prev = rm.score;
+            }
+            if !self.helper {
+                self.report(reporter, depth, &root_moves[..lines], start, shared);
             }
             let best = &root_moves[0];
             let root_nodes: u64 = root_moves.iter().map(|rm| rm.nodes).sum();
@@ -419,19 +408,8 @@ impl<V: Variant> Searcher<V> {
             // The move played comes from the cut-short iteration (or no iteration
             // finished): report its line, so `bestmove` is the first move of the last
             // principal variation printed.
-            let nodes = self.total_nodes(shared);
-            for (i, rm) in root_moves.iter().take(lines).enumerate() {
-                reporter.iteration(&IterationInfo {
-                    depth: last_started.max(1),
-                    seldepth: self.seldepth,
-                    multipv: i + 1,
-                    score: rm.score,
-                    nodes,
-                    elapsed: start.elapsed(),
-                    hashfull: shared.tt.hashfull(),
-                    pv: &rm.pv,
-                });
-            }
+            let shown = lines.min(root_moves.len());
+            self.report(reporter, last_started.max(1), &root_moves[..shown], start, shared);
         }
         let best = &root_moves[0];
         result.best = best.mv;
@@ -451,6 +429,31 @@ impl<V: Variant> Searcher<V> {
             None => self.ponder_from_tt(root, best.mv, shared),
         };
         result
+    }
+
+    /// Reports `lines` (root moves, best first) as the principal variations of an
+    /// iteration of `depth` plies.
+    fn report(
+        &self,
+        reporter: &mut dyn Reporter,
+        depth: i32,
+        lines: &[RootMove],
+        start: Instant,
+        shared: &SearchShared,
+    ) {
+        let nodes = self.total_nodes(shared);
+        for (i, rm) in lines.iter().enumerate() {
+            reporter.iteration(&IterationInfo {
+                depth,
+                seldepth: self.seldepth,
+                multipv: i + 1,
+                score: rm.score,
+                nodes,
+                elapsed: start.elapsed(),
+                hashfull: shared.tt.hashfull(),
+                pv: &rm.pv,
+            });
+        }
     }
 
     /// `infinite` and pondering must not answer before `stop` / `ponderhit`.
