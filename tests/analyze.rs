@@ -183,3 +183,16 @@ fn a_draw_by_rule_is_said_before_the_search() {
     );
     assert_eq!(best_score(&stdout), "+0.00");
 }
+
+#[test]
+fn a_forced_move_is_still_analysed_to_the_limit() {
+    // One legal move (Kb1); under a time limit the search still goes deeper than one ply.
+    let out = ok(&["--fen", "7k/8/8/8/8/8/6r1/K7 w - - 0 1", "--movetime", "300"]);
+    let depths: Vec<u32> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter_map(|d| d.split('/').next())
+        .filter_map(|d| d.parse().ok())
+        .collect();
+    assert!(depths.iter().any(|&d| d >= 3), "{out}");
+}

@@ -211,6 +211,9 @@ fn analyze<V: Variant>(
     let skill = Skill::new(request.level);
     let options = SearchOptions {
         multipv: request.multipv.max(skill.multipv()),
+        // Analysis: a forced move is searched to the limit too (its line and score
+        // are what a person asked for), as UCI_AnalyseMode does.
+        analysis: true,
         ..SearchOptions::default()
     };
     let mut limits = request.limits.clone();
