@@ -98,7 +98,8 @@ pub fn run(depth: i32) -> BenchReport {
     run_until(depth, &AtomicBool::new(false)).unwrap_or_else(|| unreachable!("never stopped"))
 }
 
-/// [`run`], giving up between positions once `stop` is set: `None` if stopped.
+/// [`run`], giving up as soon as `stop` is set (checked every 2 ms, also inside a
+/// search): `None` if stopped.
 pub fn run_until(depth: i32, stop: &AtomicBool) -> Option<BenchReport> {
     let mut nodes = Vec::with_capacity(POSITIONS.len());
     let start = Instant::now();
@@ -114,12 +115,31 @@ pub fn run_until(depth: i32, stop: &AtomicBool) -> Option<BenchReport> {
             ..Limits::default()
         };
         let params = default_params(variant);
-        let n = with_game!(&game, g, V => {
-            let mut searcher = Searcher::<V>::new();
-            searcher
-                .search(&g.position, &g.keys, &limits, &SearchOptions::default(), &shared, &params, &mut Silent)
-                .nodes
+        // A watcher passes `stop` on to the running search, so a deep bench ends
+        // within milliseconds of it, not at the end of the position.
+        let finished = AtomicBool::new(false);
+        let n = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) {
+                        shared.stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            });
+            let n = with_game!(&game, g, V => {
+                let mut searcher = Searcher::<V>::new();
+                searcher
+                    .search(&g.position, &g.keys, &limits, &SearchOptions::default(), &shared, &params, &mut Silent)
+                    .nodes
+            });
+            finished.store(true, Ordering::Relaxed);
+            n
         });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         nodes.push(n);
     }
     Some(BenchReport {

@@ -1329,6 +1329,8 @@ fn perft_and_bench_answer_isready_and_end_on_stop_or_quit() {
     assert_eq!(out, vec!["info string go perft: stopped".to_string()]);
     s.send("bench 30");
     s.isready();
+    // Let the first position's depth-30 search begin, then stop it midway.
+    std::thread::sleep(Duration::from_millis(100));
     s.send("stop");
     s.wait_for("stopped", |l| l == "info string bench: stopped");
     // The engine works on as before.
