@@ -16,13 +16,17 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{score, SearchOptions, SearchShared, Searcher, Silent};
 use crate::skill::Skill;
 use crate::types::Color;
-use crate::uci::board_text;
+use crate::uci::board_diagram;
 use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_game;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+
+/// What minesweeper's markers on empty squares mean (`board_diagram`).
+const MINE_LEGEND: &str = "Legend: ? fog (may hide a mine)   - swept fog   * discovered mine   \
+                           . cleared, no mine next to it   1-8 mines next to it";
 
 /// How the game is set up.
 #[derive(Clone, Debug)]
@@ -86,7 +90,11 @@ where
     .map_err(io)?;
     loop {
         let shown = public_view(&game);
-        write!(out, "{}", board_text(&AnyGame::from(shown))).map_err(io)?;
+        write!(out, "{}", board_diagram(&AnyGame::from(shown.clone()))).map_err(io)?;
+        if V::MINES {
+            writeln!(out, "{MINE_LEGEND}").map_err(io)?;
+        }
+        writeln!(out, "Fen: {}", shown.position.to_fen()).map_err(io)?;
         if let Some((outcome, reason)) = game.result() {
             let text = match outcome {
                 Outcome::Draw => "Draw".to_string(),

@@ -702,8 +702,23 @@ pub fn info_line(info: &IterationInfo, show_wdl: bool) -> String {
 
 /// The board as Stockfish's `d` prints it, then `Fen:`, `Key:` and `Checkers:`.
 pub fn board_text(game: &AnyGame) -> String {
+    let mut s = board_diagram(game);
     with_game!(game, g, V => {
         use crate::bitboard::BitBoard;
+        let pos = &g.position;
+        s.push_str(&format!("Fen: {}\n", pos.to_fen()));
+        s.push_str(&format!("Key: {:016X}\n", pos.key()));
+        let checkers: Vec<String> = pos.checkers().squares().map(|sq| sq.to_string()).collect();
+        s.push_str(&format!("Checkers: {}\n", checkers.join(" ")));
+        s.push_str(&V::describe_state(pos));
+    });
+    s
+}
+
+/// The board as a grid, rank 8 (or 10) at the top, White's pieces in capitals;
+/// minesweeper's fog and numbers on the empty squares of the mined zone.
+pub fn board_diagram(game: &AnyGame) -> String {
+    with_game!(game, g, V => {
         use crate::geometry::Geometry;
         use crate::types::Square;
         let pos = &g.position;
@@ -721,11 +736,6 @@ pub fn board_text(game: &AnyGame) -> String {
             s.push_str(border);
         }
         s.push_str("   a   b   c   d   e   f   g   h\n\n");
-        s.push_str(&format!("Fen: {}\n", pos.to_fen()));
-        s.push_str(&format!("Key: {:016X}\n", pos.key()));
-        let checkers: Vec<String> = pos.checkers().squares().map(|sq| sq.to_string()).collect();
-        s.push_str(&format!("Checkers: {}\n", checkers.join(" ")));
-        s.push_str(&V::describe_state(pos));
         s
     })
 }

@@ -38,3 +38,15 @@ fn moves_are_read_in_san_as_well_as_uci() {
     assert!(out.contains("type 'moves' for the list"), "{out}");
     assert!(out.contains("4P3/8/PPPP1PPP"), "{out}");
 }
+
+#[test]
+fn the_board_is_shown_without_engine_internals_and_minesweeper_explains_its_marks() {
+    let out = play(&["--level", "0", "--movetime", "20"], "quit\n");
+    assert!(!out.contains("Key:") && !out.contains("Checkers:"), "{out}");
+    let out = play(
+        &["-v", "minesweeper", "--level", "0", "--movetime", "20"],
+        "quit\n",
+    );
+    assert!(out.contains("Legend: ? fog"), "{out}");
+    assert!(!out.contains("Mine probabilities"), "{out}");
+}
