@@ -104,9 +104,6 @@ pub fn run_until(depth: i32, stop: &AtomicBool) -> Option<BenchReport> {
     let mut nodes = Vec::with_capacity(POSITIONS.len());
     let start = Instant::now();
     for &(variant, fen) in POSITIONS {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
         let (game, _) = AnyGame::from_spec(variant, Some(fen), &[])
             .unwrap_or_else(|e| unreachable!("bench position {fen}: {e}"));
         let shared = SearchShared::new(Arc::new(TranspositionTable::new(16)));

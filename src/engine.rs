@@ -442,11 +442,12 @@ impl Engine {
             // A bug that panics in the search must not leave the GUI without a
             // `bestmove`: the first legal move is played instead.
             let position = game.position;
-            let result = guarded(
+            let mut result = guarded(
                 || fallback_result(&position),
                 std::panic::AssertUnwindSafe(|| {
                     std::thread::scope(|scope| {
-                        // Helpers stop when the main search ends, also by a panic.
+                        // Helpers stop when the main search ends (the guard drops before
+                        // the scope joins them), also when it ends by a panic.
                         let _stop_helpers = StopOnDrop(&thread_shared.stop);
                         for thread in 1..threads {
                             let (game, limits, params, shared) = (&game, &limits, &params, &thread_shared);
@@ -468,7 +469,7 @@ impl Engine {
                                 );
                             });
                         }
-                        let result = searcher.search(
+                        searcher.search(
                             &game.position,
                             &game.keys,
                             &limits,
@@ -476,14 +477,10 @@ impl Engine {
                             &thread_shared,
                             &params,
                             &mut *listener,
-                        );
-                        thread_shared.stop.store(true, Ordering::Relaxed);
-                        result
+                        )
                     })
                 }),
             );
-            thread_shared.stop.store(true, Ordering::Relaxed);
-            let mut result = result;
             if skill.is_limited() {
                 // A weaker level picks among the best lines (see `skill`).
                 let seed = game.position.key() ^ salt;

@@ -464,8 +464,8 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
                     Role::Rook => G::<V>::rook_attacks(sq, occupied),
                     _ => G::<V>::queen_attacks(sq, occupied),
                 };
-                let seen = info[c].by_role[1] | info[c].by_role[2] | info[c].by_role[3];
-                info[c].twice |= attacks & (seen | info[c].by_role[4] | info[c].by_role[5]);
+                let others = &info[c].by_role;
+                info[c].twice |= attacks & (others[1] | others[2] | others[3] | others[4] | others[5]);
                 info[c].by_role[r] |= attacks;
                 let mobility = ((attacks & area).count() as usize).min(len - 1);
                 acc.add(table + mobility, s);

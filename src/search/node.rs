@@ -422,8 +422,8 @@ impl<V: Variant> Searcher<V> {
         }
         let key = pos.key();
         let tt_hit = ctx.shared.tt.probe(key);
-        if let Some(hit) = tt_hit {
-            let s = from_tt(hit.score, ply);
+        let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
+        if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
             if hit.bound.cuts(s, alpha, beta) {
                 return s;
             }
@@ -433,7 +433,6 @@ impl<V: Variant> Searcher<V> {
         let mut raw_eval = NO_EVAL;
         if !in_check {
             raw_eval = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
-            let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
             let stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
             if best_score >= beta {
