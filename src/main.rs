@@ -51,6 +51,9 @@ enum Command {
         /// Start from this FEN (minesweeper: full-information form).
         #[arg(long)]
         fen: Option<String>,
+        /// Write the game's PGN to this file when it ends (or on `quit`).
+        #[arg(long)]
+        pgn: Option<std::path::PathBuf>,
     },
     /// Analyse a position and print each iteration with the line in SAN.
     Analyze {
@@ -297,6 +300,7 @@ fn main() -> ExitCode {
             movetime,
             seed,
             fen,
+            pgn,
         }) => {
             let settings = PlaySettings {
                 variant,
@@ -309,6 +313,7 @@ fn main() -> ExitCode {
                 movetime,
                 seed,
                 fen,
+                pgn,
             };
             let stdin = std::io::stdin();
             let mut input = stdin.lock();

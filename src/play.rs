@@ -1,26 +1,32 @@
 //! `sapper play`: a person against Sapper in the terminal, at a chosen level.
 //!
-//! The board is printed after every move (minesweeper: fog, numbers, discovered mines
-//! and the counter; never the hidden mines). The person types UCI moves. In
-//! minesweeper the program holds the true layout, Sapper sees only what the person
-//! sees.
+//! The board is printed after every move with the moves so far (minesweeper: fog,
+//! numbers, discovered mines, the counter and each fogged square's mine probability;
+//! never the hidden mines), and what a move did besides moving is said in words:
+//! the pieces an atomic explosion removed, a mine that destroyed a piece, mines a
+//! landing discovered, what a sapper action found. The person types SAN or UCI
+//! moves; `pgn [FILE]` prints or writes the game so far, and `--pgn FILE` writes it
+//! when the game ends. In minesweeper the program holds the true layout, Sapper sees
+//! only what the person sees.
 
+use crate::bitboard::BitBoard;
 use crate::eval::default_params;
 use crate::game::{AnyGame, Game};
-use crate::minesweeper::{random_layout, Minesweeper};
-use crate::moves::Move;
-use crate::notation::{parse_typed_move, san};
+use crate::minesweeper::{random_layout, zone_index, zone_square, Minesweeper, ZONE_SIZE};
+use crate::moves::{Move, MoveKind};
+use crate::notation::{parse_typed_move, san, san_line};
 use crate::position::Position;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{score, SearchOptions, SearchShared, Searcher, Silent};
 use crate::skill::Skill;
-use crate::types::Color;
+use crate::types::{Color, Piece, Role};
 use crate::uci::board_diagram;
 use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_game;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use std::any::Any;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
@@ -43,6 +49,8 @@ pub struct PlaySettings {
     pub seed: u64,
     /// A starting FEN (minesweeper: the full-information form); the start position if `None`.
     pub fen: Option<String>,
+    /// Where to write the game's PGN when it ends (or the person quits).
+    pub pgn: Option<std::path::PathBuf>,
 }
 
 /// Runs a game, reading moves from `input` and writing to `out`.
@@ -64,7 +72,7 @@ pub fn run(settings: &PlaySettings, input: &mut dyn BufRead, out: &mut dyn Write
     with_game!(game, g, V => play_game::<V>(g, settings, &mut rng, input, out))
 }
 
-fn play_game<V: Variant>(
+fn play_game<V: Variant + 'static>(
     mut game: Game<V>,
     settings: &PlaySettings,
     rng: &mut StdRng,
@@ -81,35 +89,45 @@ where
     let params = default_params(V::KIND);
     writeln!(
         out,
-        "Sapper {} at level {}. You play {}. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'quit' ends.",
+        "Sapper {} at level {}. You play {}. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'pgn [FILE]' prints or writes the game, 'quit' ends.",
         V::NAME,
         skill.level(),
         if settings.human == Color::White { "White" } else { "Black" },
         if V::MINES { ", e4e4 saps the square in front of the pawn on e4" } else { "" }
     )
     .map_err(io)?;
+    let names = if settings.human == Color::White {
+        ("You".to_string(), format!("Sapper level {}", skill.level()))
+    } else {
+        (format!("Sapper level {}", skill.level()), "You".to_string())
+    };
     loop {
         let shown = public_view(&game);
         write!(out, "{}", board_diagram(&AnyGame::from(shown.clone()))).map_err(io)?;
         if V::MINES {
             writeln!(out, "{MINE_LEGEND}").map_err(io)?;
+            if let Some(public) = (&shown.position as &dyn Any).downcast_ref::<Position<Minesweeper>>() {
+                write!(out, "{}", probability_grid(public)).map_err(io)?;
+            }
         }
         writeln!(out, "Fen: {}", shown.position.to_fen()).map_err(io)?;
-        if let Some((outcome, reason)) = game.result() {
+        if !game.moves.is_empty() {
+            writeln!(out, "Moves: {}", san_line(&game.start, &game.moves)).map_err(io)?;
+        }
+        let result = game.result();
+        if let Some((outcome, reason)) = result {
             let text = match outcome {
                 Outcome::Draw => "Draw".to_string(),
                 Outcome::Decisive { winner } if winner == settings.human => "You win".to_string(),
                 Outcome::Decisive { .. } => "Sapper wins".to_string(),
             };
             writeln!(out, "{text} ({reason}).").map_err(io)?;
-            return Ok(());
         }
-        let before = game.position;
-        let m = if game.position.side_to_move() == settings.human {
-            match read_move(&game.position, input, out)? {
-                Some(m) => m,
-                None => return Ok(()),
-            }
+        let finished = result.is_some();
+        let m = if finished {
+            None
+        } else if game.position.side_to_move() == settings.human {
+            read_move(&game, &names, input, out)?
         } else {
             let public = V::hide_private(&game.position);
             let limits = Limits {
@@ -134,15 +152,25 @@ where
             writeln!(
                 out,
                 "Sapper plays {} ({}), eval {}",
-                san(&before, m),
+                san(&game.position, m),
                 m,
                 score::human(result.score)
             )
             .map_err(io)?;
-            m
+            Some(m)
         };
+        let Some(m) = m else {
+            if let Some(path) = &settings.pgn {
+                std::fs::write(path, pgn(&game, &names)).map_err(|e| format!("{}: {e}", path.display()))?;
+                writeln!(out, "PGN written to {}.", path.display()).map_err(io)?;
+            }
+            return Ok(());
+        };
+        let before = game.position;
         game.play(m);
-        report_landing(&before, &game.position, m, out)?;
+        for line in move_events(&before, &game.position, m) {
+            writeln!(out, "{line}").map_err(io)?;
+        }
     }
 }
 
@@ -153,30 +181,181 @@ fn public_view<V: Variant>(game: &Game<V>) -> Game<V> {
     shown
 }
 
-/// Minesweeper: says when a piece was destroyed on landing.
-fn report_landing<V: Variant>(
-    before: &Position<V>,
-    after: &Position<V>,
-    m: Move,
-    out: &mut dyn Write,
-) -> Result<(), String> {
-    if V::MINES
-        && before.piece_at(m.from()).is_some()
-        && after.piece_at(m.to()).is_none()
-        && m.from() != m.to()
-    {
-        writeln!(out, "Boom! The piece landing on {} hit a mine.", m.to()).map_err(|e| e.to_string())?;
+/// What `m` did besides moving a piece, one sentence per event: the pieces an
+/// atomic explosion removed; in minesweeper a mine that destroyed the landing
+/// piece, mines the landing discovered, what a sapper action found, the fog lifting
+/// once every mine is found (RULES.md minesweeper 4, 5, 7, 11).
+fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, m: Move) -> Vec<String> {
+    let mut events = Vec::new();
+    let captured = before.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
+    if V::EXPLOSIONS && captured {
+        let gone: Vec<String> = (before.occupied() & !after.occupied())
+            .squares()
+            .filter_map(|sq| before.piece_at(sq).map(|p| format!("{} ({sq})", piece_name(p))))
+            .collect();
+        events.push(format!("Explosion on {} removes {}.", m.to(), gone.join(", ")));
     }
-    Ok(())
+    let (Some(b), Some(a)) = (
+        (before as &dyn Any).downcast_ref::<Position<Minesweeper>>(),
+        (after as &dyn Any).downcast_ref::<Position<Minesweeper>>(),
+    ) else {
+        return events;
+    };
+    let (bs, st) = (b.state(), a.state());
+    if m.kind() == MoveKind::Sapper {
+        let front = if b.side_to_move() == Color::White {
+            m.from().offset(8)
+        } else {
+            m.from().offset(-8)
+        };
+        let text = match zone_index(front) {
+            Some(i) if bs.mines().is_some_and(|mines| mines & 1 << i != 0) => {
+                format!(
+                    "The sapper on {} found a mine on {front} and removed it ({} left).",
+                    m.from(),
+                    st.counter()
+                )
+            }
+            Some(_) => format!("The sapper on {} swept {front}: no mine there.", m.from()),
+            None => format!("The sapper on {} swept {front}, outside the minefield.", m.from()),
+        };
+        events.push(text);
+    } else if b.piece_at(m.from()).is_some() && a.piece_at(m.to()).is_none() {
+        let piece = b.piece_at(m.from()).map_or_else(String::new, piece_name);
+        events.push(format!(
+            "Boom! The {piece} landing on {} hit a mine and is destroyed ({} mines left).",
+            m.to(),
+            st.counter()
+        ));
+    }
+    let found = st.discovered() & !bs.discovered();
+    if found != 0 {
+        let squares: Vec<String> = (0..ZONE_SIZE)
+            .filter(|i| found & 1 << i != 0)
+            .map(|i| zone_square(i).to_string())
+            .collect();
+        events.push(format!("Mine discovered on {}.", squares.join(", ")));
+    }
+    if bs.fog() != 0 && st.fog() == 0 {
+        events.push("Every mine on the board is found: the fog lifts.".to_string());
+    }
+    events
 }
 
-/// Reads the person's move; `None` on `quit` or end of input.
+/// "white knight", "black pawn".
+fn piece_name(p: Piece) -> String {
+    let color = if p.color == Color::White { "white" } else { "black" };
+    let role = match p.role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    };
+    format!("{color} {role}")
+}
+
+/// Minesweeper: each fogged square's mine probability in percent (exact inference
+/// on the public position, RULES.md minesweeper 15), laid out like the board's fog
+/// zone (ranks 7 to 4); `-` swept fog, `*` a discovered mine, `.` revealed.
+fn probability_grid(public: &Position<Minesweeper>) -> String {
+    let st = public.state();
+    if st.fog() == 0 {
+        return String::new();
+    }
+    let inference = public.mine_inference();
+    let mut s = String::from("Mine probability on the fog, percent:\n");
+    for row in (0..4).rev() {
+        s.push_str(&format!("  {:>2}", row + 4));
+        for file in 0..8 {
+            let i = row * 8 + file;
+            let bit = 1u32 << i;
+            let cell = if st.discovered() & bit != 0 {
+                "*".to_string()
+            } else if st.fog() & bit == 0 {
+                ".".to_string()
+            } else if st.swept() & bit != 0 {
+                "-".to_string()
+            } else {
+                format!("{:.0}", 100.0 * inference.probability(i))
+            };
+            s.push_str(&format!(" {cell:>3}"));
+        }
+        s.push('\n');
+    }
+    s.push_str("       a   b   c   d   e   f   g   h\n");
+    s
+}
+
+/// The game so far as PGN (the variant named in a `Variant` tag as lichess does;
+/// minesweeper's start FEN with its layout, which is public once the game is over).
+fn pgn<V: Variant>(game: &Game<V>, (white, black): &(String, String)) -> String {
+    let result = match game.result() {
+        Some((Outcome::Draw, _)) => "1/2-1/2",
+        Some((Outcome::Decisive { winner: Color::White }, _)) => "1-0",
+        Some((Outcome::Decisive { .. }, _)) => "0-1",
+        None => "*",
+    };
+    let mut s = format!(
+        "[Event \"sapper play\"]\n[Site \"?\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n",
+        pgn_date(std::time::SystemTime::now())
+    );
+    let variant = match V::KIND {
+        VariantKind::Chess => None,
+        VariantKind::Atomic => Some("Atomic"),
+        VariantKind::KingOfTheHill => Some("King of the Hill"),
+        VariantKind::Minesweeper => Some("Minesweeper"),
+    };
+    if let Some(name) = variant {
+        s.push_str(&format!("[Variant \"{name}\"]\n"));
+    }
+    let start_fen = game.start.to_fen();
+    if start_fen != V::start_fen() {
+        s.push_str(&format!("[SetUp \"1\"]\n[FEN \"{start_fen}\"]\n"));
+    }
+    if let Some((_, reason)) = game.result() {
+        s.push_str(&format!("[Termination \"{reason}\"]\n"));
+    }
+    let moves = san_line(&game.start, &game.moves);
+    s.push('\n');
+    s.push_str(&moves);
+    if !moves.is_empty() {
+        s.push(' ');
+    }
+    s.push_str(result);
+    s.push('\n');
+    s
+}
+
+/// A PGN date (`YYYY.MM.DD`, UTC) from the system clock (days to a civil date by
+/// Howard Hinnant's `civil_from_days`).
+fn pgn_date(now: std::time::SystemTime) -> String {
+    let Ok(since) = now.duration_since(std::time::UNIX_EPOCH) else {
+        return "????.??.??".to_string();
+    };
+    let z = (since.as_secs() / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Reads the person's move; `None` on `quit` or end of input. `pgn` prints the game
+/// so far, `pgn FILE` writes it.
 fn read_move<V: Variant>(
-    pos: &Position<V>,
+    game: &Game<V>,
+    names: &(String, String),
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Option<Move>, String> {
     let io = |e: std::io::Error| e.to_string();
+    let pos = &game.position;
     loop {
         write!(out, "Your move: ").map_err(io)?;
         out.flush().map_err(io)?;
@@ -184,16 +363,35 @@ fn read_move<V: Variant>(
         if input.read_line(&mut line).map_err(io)? == 0 {
             return Ok(None);
         }
-        match line.trim() {
-            "quit" | "exit" => return Ok(None),
-            "moves" | "help" => {
-                let list: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        let text = line.trim();
+        match text.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["quit"] | ["exit"] => return Ok(None),
+            ["moves"] | ["help"] => {
+                let list: Vec<String> = pos.legal_moves().iter().map(|&m| san(pos, m)).collect();
                 writeln!(out, "Legal moves: {}", list.join(" ")).map_err(io)?;
             }
-            text => match parse_typed_move(pos, text) {
+            ["pgn"] => write!(out, "{}", pgn(game, names)).map_err(io)?,
+            ["pgn", path] => match std::fs::write(path, pgn(game, names)) {
+                Ok(()) => writeln!(out, "PGN written to {path}.").map_err(io)?,
+                Err(e) => writeln!(out, "Cannot write {path}: {e}").map_err(io)?,
+            },
+            _ => match parse_typed_move(pos, text) {
                 Ok(m) => return Ok(Some(m)),
                 Err(e) => writeln!(out, "{e}; type 'moves' for the list.").map_err(io)?,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_dates_are_civil_dates() {
+        let at = |secs| pgn_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970.01.01");
+        assert_eq!(at(951_782_400), "2000.02.29");
+        assert_eq!(at(1_796_083_200), "2026.12.01");
     }
 }

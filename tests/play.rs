@@ -50,3 +50,62 @@ fn the_board_is_shown_without_engine_internals_and_minesweeper_explains_its_mark
     assert!(out.contains("Legend: ? fog"), "{out}");
     assert!(!out.contains("Mine probabilities"), "{out}");
 }
+
+#[test]
+fn a_move_says_what_it_destroyed_and_the_game_can_be_saved_as_pgn() {
+    // Atomic: Qxg4 explodes the queen and the bishop it takes.
+    let out = play(
+        &[
+            "-v",
+            "atomic",
+            "--level",
+            "0",
+            "--movetime",
+            "20",
+            "--fen",
+            "rn1qkbnr/ppp1pppp/3p4/8/3PP1b1/8/PPP2PPP/RNBQKBNR w KQkq - 1 3",
+        ],
+        "Qxg4\npgn\nquit\n",
+    );
+    assert!(
+        out.contains("Explosion on g4 removes white queen (d1), black bishop (g4)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("[Variant \"Atomic\"]") && out.contains("3. Qxg4"),
+        "{out}"
+    );
+    // Minesweeper with a known layout: d4 holds a mine; the pawn stepping on it is
+    // destroyed, and the mines the landing discovers are named.
+    let fen =
+        "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/????????/M???????/???M???M 3";
+    let dir = std::env::temp_dir().join(format!("sapper-play-{}.pgn", std::process::id()));
+    let path = dir.to_str().expect("temp path");
+    let out = play(
+        &[
+            "-v",
+            "minesweeper",
+            "--level",
+            "0",
+            "--movetime",
+            "20",
+            "--fen",
+            fen,
+            "--pgn",
+            path,
+        ],
+        "d4\nquit\n",
+    );
+    assert!(
+        out.contains("Boom! The white pawn landing on d4 hit a mine and is destroyed (2 mines left)."),
+        "{out}"
+    );
+    assert!(out.contains("Mine probability on the fog, percent:"), "{out}");
+    let pgn = std::fs::read_to_string(&dir).expect("pgn written");
+    std::fs::remove_file(&dir).ok();
+    assert!(
+        pgn.contains("[Variant \"Minesweeper\"]") && pgn.contains(&format!("[FEN \"{fen}\"]")),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. d4"), "{pgn}");
+}
