@@ -49,24 +49,37 @@ const VARIANT_NAMES: [&str; 4] = [
 /// Largest `Hash` value, MiB.
 const MAX_HASH_MIB: i64 = 65_536;
 
+/// What a handler returns: a line to report as `info string`, or an error (printed
+/// after `setoption: `; the engine's state is unchanged then).
+type Applied = Result<Option<String>, String>;
+
+/// An option's UCI type, with the handler that applies a value already checked
+/// against it. Every option has its handler by construction: none can be declared
+/// and then silently ignored by `setoption`.
 #[derive(Clone, Copy)]
 enum OptionKind {
     Spin {
         default: i64,
         min: i64,
         max: i64,
+        apply: fn(&mut Uci, i64) -> Applied,
     },
     Check {
         default: bool,
+        apply: fn(&mut Uci, bool) -> Applied,
     },
     Str {
         default: &'static str,
+        apply: fn(&mut Uci, &str) -> Applied,
     },
     Combo {
         default: &'static str,
         vars: &'static [&'static str],
+        apply: fn(&mut Uci, &str) -> Applied,
     },
-    Button,
+    Button {
+        apply: fn(&mut Uci) -> Applied,
+    },
 }
 
 struct UciOption {
@@ -74,6 +87,7 @@ struct UciOption {
     kind: OptionKind,
 }
 
+/// The options `uci` lists, in that order.
 const OPTIONS: &[UciOption] = &[
     UciOption {
         name: "Hash",
@@ -81,11 +95,22 @@ const OPTIONS: &[UciOption] = &[
             default: 16,
             min: 1,
             max: MAX_HASH_MIB,
+            apply: |uci, v| {
+                uci.engine
+                    .set_hash(v as usize)
+                    .map(|()| None)
+                    .map_err(|e| format!("Hash: {e}"))
+            },
         },
     },
     UciOption {
         name: "Clear Hash",
-        kind: OptionKind::Button,
+        kind: OptionKind::Button {
+            apply: |uci| {
+                uci.engine.clear_hash();
+                Ok(None)
+            },
+        },
     },
     UciOption {
         name: "Threads",
@@ -93,6 +118,10 @@ const OPTIONS: &[UciOption] = &[
             default: 1,
             min: 1,
             max: 1024,
+            apply: |uci, v| {
+                uci.engine.set_threads(v as usize);
+                Ok(None)
+            },
         },
     },
     UciOption {
@@ -101,11 +130,19 @@ const OPTIONS: &[UciOption] = &[
             default: 1,
             min: 1,
             max: 500,
+            apply: |uci, v| {
+                uci.engine.set_multipv(v as usize);
+                Ok(None)
+            },
         },
     },
     UciOption {
         name: "Ponder",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            // Ponder only tells the engine that `go ponder` may come (UCI).
+            apply: |_, _| Ok(None),
+        },
     },
     UciOption {
         name: "Move Overhead",
@@ -113,6 +150,10 @@ const OPTIONS: &[UciOption] = &[
             default: 10,
             min: 0,
             max: 5000,
+            apply: |uci, v| {
+                uci.engine.set_move_overhead(v as u64);
+                Ok(None)
+            },
         },
     },
     UciOption {
@@ -121,11 +162,21 @@ const OPTIONS: &[UciOption] = &[
             default: skill::MAX_LEVEL as i64,
             min: 0,
             max: skill::MAX_LEVEL as i64,
+            apply: |uci, v| {
+                uci.engine.set_skill_level(v as u8);
+                Ok(None)
+            },
         },
     },
     UciOption {
         name: "UCI_LimitStrength",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            apply: |uci, on| {
+                uci.engine.set_limit_strength(on);
+                Ok(None)
+            },
+        },
     },
     UciOption {
         name: "UCI_Elo",
@@ -133,24 +184,48 @@ const OPTIONS: &[UciOption] = &[
             default: skill::ELO_MAX as i64,
             min: skill::ELO_MIN as i64,
             max: skill::ELO_MAX as i64,
+            apply: |uci, v| {
+                uci.engine.set_elo(v as u32);
+                Ok(None)
+            },
         },
     },
     UciOption {
         name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            apply: |uci, on| {
+                uci.show_wdl = on;
+                Ok(None)
+            },
+        },
     },
     UciOption {
         name: "UCI_AnalyseMode",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check {
+            default: false,
+            apply: |uci, on| {
+                uci.engine.set_analyse_mode(on);
+                Ok(None)
+            },
+        },
     },
     UciOption {
         name: "SyzygyPath",
-        kind: OptionKind::Str { default: "<empty>" },
+        kind: OptionKind::Str {
+            default: "<empty>",
+            apply: |_, path| Ok(syzygy_report(path)),
+        },
     },
     UciOption {
         name: "EvalFile",
         kind: OptionKind::Str {
             default: "<embedded>",
+            apply: |uci, path| {
+                uci.engine
+                    .set_eval_file(path)
+                    .map_err(|e| format!("EvalFile: {e}; parameters unchanged"))
+            },
         },
     },
     UciOption {
@@ -158,6 +233,12 @@ const OPTIONS: &[UciOption] = &[
         kind: OptionKind::Combo {
             default: "public",
             vars: &MineKnowledge::NAMES,
+            apply: |uci, name| {
+                let k = MineKnowledge::from_name(name)
+                    .ok_or_else(|| format!("Mine Knowledge: unknown value '{name}'"))?;
+                uci.engine.set_mine_knowledge(k);
+                Ok(None)
+            },
         },
     },
     UciOption {
@@ -165,6 +246,13 @@ const OPTIONS: &[UciOption] = &[
         kind: OptionKind::Combo {
             default: "chess",
             vars: &VARIANT_NAMES,
+            apply: |uci, name| {
+                let variant = VariantKind::from_str(name).map_err(|e| e.to_string())?;
+                uci.engine
+                    .set_variant(variant)
+                    .map(|()| None)
+                    .map_err(|e| e.to_string())
+            },
         },
     },
 ];
@@ -299,20 +387,22 @@ impl Uci {
         self.say("id author the Sapper developers");
         for opt in OPTIONS {
             let line = match opt.kind {
-                OptionKind::Spin { default, min, max } => {
+                OptionKind::Spin {
+                    default, min, max, ..
+                } => {
                     format!(
                         "option name {} type spin default {default} min {min} max {max}",
                         opt.name
                     )
                 }
-                OptionKind::Check { default } => {
+                OptionKind::Check { default, .. } => {
                     format!("option name {} type check default {default}", opt.name)
                 }
-                OptionKind::Button => format!("option name {} type button", opt.name),
-                OptionKind::Str { default } => {
+                OptionKind::Button { .. } => format!("option name {} type button", opt.name),
+                OptionKind::Str { default, .. } => {
                     format!("option name {} type string default {default}", opt.name)
                 }
-                OptionKind::Combo { default, vars } => {
+                OptionKind::Combo { default, vars, .. } => {
                     let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
                     format!(
                         "option name {} type combo default {default} {}",
@@ -337,34 +427,18 @@ impl Uci {
             return self.error(&format!("setoption: unknown option '{name}'"));
         };
         let value = value.unwrap_or_default();
-        match opt.kind {
-            OptionKind::Button => {
-                if opt.name == "Clear Hash" {
-                    self.engine.clear_hash();
-                }
-            }
-            OptionKind::Spin { min, max, .. } => {
+        let applied = match opt.kind {
+            OptionKind::Button { apply } => apply(self),
+            OptionKind::Spin { min, max, apply, .. } => {
                 let Some(v) = value.parse::<i64>().ok().filter(|v| (min..=max).contains(v)) else {
                     return self.error(&format!(
                         "setoption: {} needs an integer from {min} to {max}, got '{value}'",
                         opt.name
                     ));
                 };
-                match opt.name {
-                    "Skill Level" => self.engine.set_skill_level(v as u8),
-                    "UCI_Elo" => self.engine.set_elo(v as u32),
-                    "Hash" => {
-                        if let Err(e) = self.engine.set_hash(v as usize) {
-                            self.error(&format!("setoption: Hash: {e}"));
-                        }
-                    }
-                    "Threads" => self.engine.set_threads(v as usize),
-                    "MultiPV" => self.engine.set_multipv(v as usize),
-                    "Move Overhead" => self.engine.set_move_overhead(v as u64),
-                    _ => {}
-                }
+                apply(self, v)
             }
-            OptionKind::Check { .. } => {
+            OptionKind::Check { apply, .. } => {
                 let on = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
@@ -375,28 +449,10 @@ impl Uci {
                         ))
                     }
                 };
-                match opt.name {
-                    "UCI_LimitStrength" => self.engine.set_limit_strength(on),
-                    "UCI_ShowWDL" => self.show_wdl = on,
-                    "UCI_AnalyseMode" => self.engine.set_analyse_mode(on),
-                    // Ponder only tells the engine that `go ponder` may come.
-                    _ => {}
-                }
+                apply(self, on)
             }
-            OptionKind::Str { .. } => match opt.name {
-                "EvalFile" => match self.engine.set_eval_file(&value) {
-                    Ok(Some(text)) => self.say(&format!("info string {text}")),
-                    Ok(None) => {}
-                    Err(e) => self.error(&format!("setoption: EvalFile: {e}; parameters unchanged")),
-                },
-                "SyzygyPath" => {
-                    if let Some(text) = syzygy_report(&value) {
-                        self.say(&format!("info string {text}"));
-                    }
-                }
-                _ => {}
-            },
-            OptionKind::Combo { vars, .. } => {
+            OptionKind::Str { apply, .. } => apply(self, &value),
+            OptionKind::Combo { vars, apply, .. } => {
                 // Combo values match exactly (UCI.md).
                 if !vars.contains(&value.as_str()) {
                     return self.error(&format!(
@@ -405,22 +461,13 @@ impl Uci {
                         vars.join(", ")
                     ));
                 }
-                match opt.name {
-                    "UCI_Variant" => {
-                        if let Ok(variant) = VariantKind::from_str(&value) {
-                            if let Err(e) = self.engine.set_variant(variant) {
-                                self.error(&format!("setoption: {e}"));
-                            }
-                        }
-                    }
-                    "Mine Knowledge" => {
-                        if let Some(k) = MineKnowledge::from_name(&value) {
-                            self.engine.set_mine_knowledge(k);
-                        }
-                    }
-                    _ => {}
-                }
+                apply(self, &value)
             }
+        };
+        match applied {
+            Ok(Some(text)) => self.say(&format!("info string {text}")),
+            Ok(None) => {}
+            Err(e) => self.error(&format!("setoption: {e}")),
         }
     }
 

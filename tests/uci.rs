@@ -423,6 +423,46 @@ fn uci_prints_identity_options_and_uciok() {
 }
 
 #[test]
+fn every_option_takes_its_advertised_default() {
+    // What `uci` advertises must be settable as advertised: a GUI sends the defaults
+    // back (Cute Chess does), and an option without a working handler would answer
+    // an error or, worse, drop the value silently.
+    let mut s = Session::new();
+    let out = s.cmd("uci");
+    let mut checked = 0;
+    for line in out.iter().filter(|l| l.starts_with("option name ")) {
+        let rest = &line["option name ".len()..];
+        let (name, kind) = rest.split_once(" type ").expect("option line has a type");
+        let command = if kind == "button" {
+            format!("setoption name {name}")
+        } else {
+            let default = kind
+                .split_once("default ")
+                .map(|(_, d)| {
+                    d.split(" min ")
+                        .next()
+                        .unwrap_or(d)
+                        .split(" var ")
+                        .next()
+                        .unwrap_or(d)
+                })
+                .expect("option line has a default");
+            format!("setoption name {name} value {default}")
+        };
+        let answer = s.cmd(&command);
+        assert!(
+            answer.iter().all(|l| !l.contains("error")),
+            "{command}: {answer:#?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} options listed");
+    assert_eq!(s.uci.engine().variant(), VariantKind::Chess);
+    assert_eq!(s.fen(), STARTPOS);
+    s.isready();
+}
+
+#[test]
 fn syzygy_path_is_accepted_and_says_what_it_found() {
     // lichess-bot's default configuration sets SyzygyPath; the engine must accept it.
     let mut s = Session::new();
