@@ -72,6 +72,16 @@ pub const POSITIONS: &[(VariantKind, &str)] = &[
         VariantKind::KingOfTheHill,
         "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 4 5",
     ),
+    // Minesweeper in public form (what a GUI sends), so chance nodes are searched:
+    // the start, and a middlegame whose numbers constrain the fog.
+    (
+        VariantKind::Minesweeper,
+        "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/????????/????????/???????? 4",
+    ),
+    (
+        VariantKind::Minesweeper,
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/8/8/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4 ?11001??/?*1001??/?21001??/?100001? 4",
+    ),
 ];
 
 /// The result of a bench run.

@@ -57,7 +57,7 @@ impl Inference {
 }
 
 /// `C(n, r)` for `n <= 32`.
-fn binomial(n: u32, r: u32) -> u64 {
+pub(crate) fn binomial(n: u32, r: u32) -> u64 {
     if r > n {
         return 0;
     }
@@ -227,6 +227,18 @@ pub fn infer(field: &PublicField) -> Inference {
         };
     }
     result
+}
+
+/// The layouts in factored form: the consistent frontier assignments, each as
+/// `(frontier mines, mines left for the free squares)`, and the free squares (any
+/// `rest`-subset of them completes an assignment to a layout). Empty when the
+/// public information is contradictory.
+pub fn factored_layouts(field: &PublicField) -> (Vec<(u32, u32)>, u32) {
+    let mut leaves = Vec::new();
+    if solve(field, &mut |assignment, rest| leaves.push((assignment, rest))).is_none() {
+        leaves.clear();
+    }
+    (leaves, free_squares(field))
 }
 
 /// Every consistent layout of the undiscovered mines, as masks (at most 35,960).

@@ -588,19 +588,17 @@ impl<V: Variant> Searcher<V> {
             let nodes_before = self.nodes;
             self.stack[STACK_OFFSET].piece_to = Some(ordering::piece_to(root, m));
             let p = self.mine_probability(root, m);
+            // A chance move's outcomes are played inside `chance`.
+            let child = (!node::is_chance(p)).then(|| node::play_certain(root, m, p));
+            let child = child.as_ref();
+            let new_depth = depth - 1 + i32::from(child.is_some_and(|c| c.in_check()));
             let mut score;
-            if node::is_chance(p) {
-                score = self.chance::<true>(root, m, p, alpha, beta, depth - 1, 0, ctx);
+            if first {
+                score = self.search_move::<true>(root, m, p, child, alpha, beta, new_depth, 0, ctx);
             } else {
-                let child = node::play_certain(root, m, p);
-                let new_depth = depth - 1 + i32::from(child.in_check());
-                if first {
-                    score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
-                } else {
-                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, 1, ctx);
-                    if score > alpha && !self.stopped {
-                        score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, ctx);
-                    }
+                score = self.search_move::<false>(root, m, p, child, alpha, alpha + 1, new_depth, 0, ctx);
+                if score > alpha && !self.stopped {
+                    score = self.search_move::<true>(root, m, p, child, alpha, beta, new_depth, 0, ctx);
                 }
             }
             rm.nodes += self.nodes - nodes_before;

@@ -34,6 +34,10 @@ const LATE_MOVE_PRUNING: bool = true;
 const INTERNAL_ITERATIVE_REDUCTIONS: bool = true;
 const SEE_PRUNING: bool = true;
 
+/// Minesweeper: how many plies shallower a chance move's unlikely outcome is
+/// searched than its likely one (see `chance`).
+const CHANCE_PROBE_REDUCTION: i32 = 3;
+
 /// Late-move reduction by depth and move number: `0.75 + ln(d) ln(m) / 2.25`.
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
@@ -303,40 +307,41 @@ impl<V: Variant> Searcher<V> {
             }
 
             self.stack[si].piece_to = Some(pt);
+            let child = child.as_ref();
+            let new_depth = depth - 1 + i32::from(gives_check);
             let mut score;
-            if let Some(child) = child {
-                let new_depth = depth - 1 + i32::from(gives_check);
-                if legal == 1 {
-                    score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
-                } else {
-                    let mut reduction = 0;
-                    if LATE_MOVE_REDUCTIONS && depth >= 3 && !critical && (!noisy || !see_ge(pos, m, 0)) {
-                        reduction = LMR[depth.min(63) as usize][legal.min(63)];
-                        reduction -= i32::from(PV);
-                        reduction += i32::from(!improving);
-                        reduction -=
-                            i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
-                        reduction -= i32::from(gives_check);
-                        reduction -= quiet_score / 8192;
-                        reduction = reduction.clamp(0, new_depth - 1);
-                    }
-                    score = -self.negamax::<false>(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth - reduction,
-                        ply + 1,
-                        ctx,
-                    );
-                    if score > alpha && reduction > 0 && !self.stopped {
-                        score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, ctx);
-                    }
-                    if PV && score > alpha && score < beta && !self.stopped {
-                        score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, ctx);
-                    }
-                }
+            if legal == 1 {
+                score = self.search_move::<PV>(pos, m, p, child, alpha, beta, new_depth, ply, ctx);
             } else {
-                score = self.chance::<PV>(pos, m, p, alpha, beta, depth - 1, ply, ctx);
+                let mut reduction = 0;
+                if LATE_MOVE_REDUCTIONS && depth >= 3 && !critical && (!noisy || !see_ge(pos, m, 0)) {
+                    reduction = LMR[depth.min(63) as usize][legal.min(63)];
+                    reduction -= i32::from(PV);
+                    reduction += i32::from(!improving);
+                    reduction -=
+                        i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
+                    reduction -= i32::from(gives_check);
+                    reduction -= quiet_score / 8192;
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
+                }
+                score = self.search_move::<false>(
+                    pos,
+                    m,
+                    p,
+                    child,
+                    alpha,
+                    alpha + 1,
+                    new_depth - reduction,
+                    ply,
+                    ctx,
+                );
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score =
+                        self.search_move::<false>(pos, m, p, child, alpha, alpha + 1, new_depth, ply, ctx);
+                }
+                if PV && score > alpha && score < beta && !self.stopped {
+                    score = self.search_move::<true>(pos, m, p, child, alpha, beta, new_depth, ply, ctx);
+                }
             }
             if self.stopped {
                 self.keys.pop();
@@ -503,13 +508,47 @@ impl<V: Variant> Searcher<V> {
         best_score
     }
 
+    /// The score of move `m` (mine probability `p`, `child` the position after it
+    /// when its outcome is certain) for the side to move at `ply`, searched to
+    /// `depth` in the window (alpha, beta): a plain child search, or a chance node.
+    /// The check extension of a chance move is decided per outcome.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn search_move<const PV: bool>(
+        &mut self,
+        pos: &Position<V>,
+        m: Move,
+        p: f32,
+        child: Option<&Position<V>>,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        ctx: &Ctx,
+    ) -> i32 {
+        match child {
+            Some(child) => -self.negamax::<PV>(child, -beta, -alpha, depth, ply + 1, ctx),
+            None => self.chance::<PV>(pos, m, p, alpha, beta, depth, ply, ctx),
+        }
+    }
+
     /// The value of a move whose landing square holds a mine with probability `p`
-    /// (0 < p < 1): the probability-weighted average of its two outcomes, searched
-    /// with Ballard's Star1 pruning (Ballard 1983; Hauk, Buro and Schaeffer,
-    /// "Rediscovering *-Minimax Search", 2004). Each outcome's score lies in
-    /// [-WIN_CLAMP, WIN_CLAMP] once mate scores are clamped, which bounds what the
-    /// unsearched outcome can add; windows and cut-offs follow from those bounds.
-    /// A mate is reported only when both outcomes are mates of the same sign.
+    /// (0 < p < 1): the probability-weighted average of its two outcomes
+    /// (expectimax).
+    ///
+    /// The unlikely outcome is searched first, as a probe `CHANCE_PROBE_REDUCTION`
+    /// plies shallower (Ballard's probing idea, "The *-Minimax Search Procedure for
+    /// Trees Containing Chance Nodes", 1983, applied as a reduction); its score
+    /// fixes the window of the likely outcome exactly: the average lies in
+    /// (alpha, beta) if and only if the likely outcome's score lies in
+    /// ((alpha - q v) / (1 - q), (beta - q v) / (1 - q)). A zero window stays
+    /// (nearly) a zero window, so the likely outcome is searched like any other
+    /// child. Before, both outcomes were searched to full depth and the first one
+    /// with Star1's window, which the 20,000 cp bound on the other outcome made
+    /// all but infinite: the effective branching factor was about 16.
+    ///
+    /// Each outcome's score is clamped to `WIN_CLAMP` before averaging; a mate is
+    /// reported only when both outcomes are mates of the same sign.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn chance<const PV: bool>(
         &mut self,
@@ -522,44 +561,47 @@ impl<V: Variant> Searcher<V> {
         ply: usize,
         ctx: &Ctx,
     ) -> i32 {
-        let (alpha, beta, win) = (alpha as f64, beta as f64, WIN_CLAMP as f64);
+        let win = WIN_CLAMP as f64;
         let p = p as f64;
-        // The likelier outcome first: it narrows the window of the other one most.
-        let outcomes = if p > 0.5 {
-            [(p, true), (1.0 - p, false)]
-        } else {
-            [(1.0 - p, false), (p, true)]
-        };
-        let mut sum = 0.0;
-        let mut rest = 1.0;
-        let mut raw = [0i32; 2];
-        for (k, &(prob, mine)) in outcomes.iter().enumerate() {
-            rest -= prob;
-            let lo = ((alpha - sum - rest * win) / prob).floor().max(-win - 1.0) as i32;
-            let hi = ((beta - sum + rest * win) / prob).ceil().min(win + 1.0) as i32;
-            let mut child = *pos;
-            child.play_outcome(m, mine);
-            let new_depth = depth + i32::from(child.in_check());
-            let v = -self.negamax::<PV>(&child, -hi, -lo, new_depth, ply + 1, ctx);
-            if self.stopped {
-                return 0;
-            }
-            raw[k] = v;
-            sum += prob * v.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
-            if sum + rest * win <= alpha {
-                return (sum + rest * win).floor() as i32;
-            }
-            if sum - rest * win >= beta {
-                return (sum - rest * win).ceil() as i32;
-            }
+        // The unlikely outcome (a mine, mostly) and its probability `q`.
+        let unlikely_mine = p <= 0.5;
+        let q = if unlikely_mine { p } else { 1.0 - p };
+        let extension = |c: &Position<V>| i32::from(c.in_check());
+
+        let mut probe = *pos;
+        probe.play_outcome(m, unlikely_mine);
+        let probe_depth = (depth - CHANCE_PROBE_REDUCTION).max(0) + extension(&probe);
+        let raw_probe = -self.negamax::<false>(&probe, -INFINITE, INFINITE, probe_depth, ply + 1, ctx);
+        if self.stopped {
+            return 0;
         }
-        if raw.iter().all(|&v| v >= MATE_BOUND) {
-            return raw[0].min(raw[1]);
+        let v_probe = raw_probe.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
+        // Star1 cut-offs: even the extreme scores of the likely outcome cannot
+        // bring the average into the window.
+        if q * v_probe + (1.0 - q) * win <= alpha as f64 {
+            return (q * v_probe + (1.0 - q) * win).floor() as i32;
         }
-        if raw.iter().all(|&v| v <= -MATE_BOUND) {
-            return raw[0].max(raw[1]);
+        if q * v_probe - (1.0 - q) * win >= beta as f64 {
+            return (q * v_probe - (1.0 - q) * win).ceil() as i32;
         }
-        sum.round() as i32
+
+        let lo = ((alpha as f64 - q * v_probe) / (1.0 - q)).floor().max(-win - 1.0) as i32;
+        let hi = ((beta as f64 - q * v_probe) / (1.0 - q)).ceil().min(win + 1.0) as i32;
+        let mut likely = *pos;
+        likely.play_outcome(m, !unlikely_mine);
+        let likely_depth = depth + extension(&likely);
+        let raw_likely = -self.negamax::<PV>(&likely, -hi, -lo, likely_depth, ply + 1, ctx);
+        if self.stopped {
+            return 0;
+        }
+        if raw_probe >= MATE_BOUND && raw_likely >= MATE_BOUND {
+            return raw_probe.min(raw_likely);
+        }
+        if raw_probe <= -MATE_BOUND && raw_likely <= -MATE_BOUND {
+            return raw_probe.max(raw_likely);
+        }
+        let v_likely = raw_likely.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
+        (q * v_probe + (1.0 - q) * v_likely).round() as i32
     }
 
     /// King of the hill: whether the side to move's king can step onto the hill now.
