@@ -90,6 +90,10 @@ enum Command {
         /// Print scores from White's point of view (default: the side to move's).
         #[arg(long)]
         white_pov: bool,
+        /// Also write the position as an SVG diagram with the best move as an arrow
+        /// (minesweeper: the fog's mine probabilities as a heat map).
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
     },
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft {
@@ -221,6 +225,7 @@ fn main() -> ExitCode {
             hash,
             level,
             white_pov,
+            svg,
         }) => {
             let game = match analyze::build_game(variant, fen.as_deref(), &moves) {
                 Ok((game, warnings)) => {
@@ -253,6 +258,7 @@ fn main() -> ExitCode {
                 white_pov,
                 // The progress line is redrawn with '\r': for a person, not a pipe.
                 progress: stdout.is_terminal(),
+                svg,
             };
             match analyze::run(&request, &mut stdout) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -196,3 +196,36 @@ fn a_forced_move_is_still_analysed_to_the_limit() {
         .collect();
     assert!(depths.iter().any(|&d| d >= 3), "{out}");
 }
+
+#[test]
+fn svg_shows_the_pieces_the_best_move_and_minesweeper_probabilities() {
+    let dir = std::env::temp_dir();
+    let chess = dir.join(format!("sapper-analyze-{}-chess.svg", std::process::id()));
+    let out = ok(&["--depth", "3", "--svg", chess.to_str().expect("path")]);
+    assert!(out.contains("Diagram written to"), "{out}");
+    let svg = std::fs::read_to_string(&chess).expect("svg written");
+    std::fs::remove_file(&chess).ok();
+    assert!(
+        svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    assert_eq!(svg.matches("class=\"piece\"").count(), 32, "{svg}");
+    assert_eq!(svg.matches("class=\"best\"").count(), 1, "{svg}");
+    assert!(!svg.contains("mine-p"), "{svg}");
+    // Minesweeper's start: every one of the 32 fog squares gets a heat cell, 4 mines
+    // in 32 squares, 12.5% each (printed rounded to a whole percent).
+    let ms = dir.join(format!("sapper-analyze-{}-ms.svg", std::process::id()));
+    ok(&[
+        "-v",
+        "minesweeper",
+        "--depth",
+        "2",
+        "--svg",
+        ms.to_str().expect("path"),
+    ]);
+    let svg = std::fs::read_to_string(&ms).expect("svg written");
+    std::fs::remove_file(&ms).ok();
+    assert_eq!(svg.matches("class=\"mine-p\"").count(), 32, "{svg}");
+    assert_eq!(svg.matches(">12%<").count(), 32, "{svg}");
+    assert_eq!(svg.matches("class=\"piece\"").count(), 32, "{svg}");
+}

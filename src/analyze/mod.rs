@@ -1,8 +1,10 @@
 //! `sapper analyze`: searches one position and prints each iteration for a person
 //! to follow (depth, score, nodes, time, and the principal variation in SAN), with a
-//! progress line between iterations on a terminal ([`progress`]).
+//! progress line between iterations on a terminal ([`progress`]), and on request the
+//! position as an SVG diagram with the best move ([`svg`]).
 
 pub mod progress;
+pub mod svg;
 
 use crate::eval::default_params;
 use crate::game::{AnyGame, Game};
@@ -48,6 +50,8 @@ pub struct AnalyzeRequest {
     /// Redraw a progress line between iterations. Only for a terminal: the line is
     /// drawn with `\r`, which piped output must not get.
     pub progress: bool,
+    /// Write the position with the best move as an SVG diagram here.
+    pub svg: Option<std::path::PathBuf>,
 }
 
 /// Builds the game to analyse: `fen` (the start position when `None`), then `moves`
@@ -190,7 +194,7 @@ pub fn run(request: &AnalyzeRequest, out: &mut (dyn Write + Send)) -> io::Result
     with_game!(&request.game, g, _V => analyze(g, request, out))
 }
 
-fn analyze<V: Variant>(
+fn analyze<V: Variant + 'static>(
     g: &Game<V>,
     request: &AnalyzeRequest,
     out: &mut (dyn Write + Send),
@@ -309,6 +313,10 @@ fn analyze<V: Variant>(
             result.nodes,
             elapsed.as_secs_f64()
         )?;
+    }
+    if let Some(path) = &request.svg {
+        std::fs::write(path, svg::diagram(root, result.best))?;
+        writeln!(out, "Diagram written to {}", path.display())?;
     }
     Ok(())
 }
