@@ -229,3 +229,15 @@ fn svg_shows_the_pieces_the_best_move_and_minesweeper_probabilities() {
     assert_eq!(svg.matches(">12%<").count(), 32, "{svg}");
     assert_eq!(svg.matches("class=\"piece\"").count(), 32, "{svg}");
 }
+
+#[test]
+fn a_full_information_minesweeper_fen_is_analysed_in_its_public_form() {
+    // The hidden mines of a full-information FEN stay hidden from the search: the
+    // position analysed (and shown) is the public one.
+    let full =
+        "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/?M????M?/M??????M/???????? 4";
+    let out = ok(&["-v", "minesweeper", "--fen", full, "--depth", "3"]);
+    let fen = field(&out, "FEN:");
+    assert!(!fen.contains('M'), "{out}");
+    assert!(fen.ends_with("????????/????????/????????/???????? 4"), "{out}");
+}

@@ -199,7 +199,10 @@ fn analyze<V: Variant + 'static>(
     request: &AnalyzeRequest,
     out: &mut (dyn Write + Send),
 ) -> io::Result<()> {
-    let root = &g.position;
+    // The search never sees hidden mines (a full-information minesweeper FEN is
+    // analysed as its public form, as over UCI with `Mine Knowledge` public).
+    let public = V::hide_private(&g.position);
+    let root = &public;
     writeln!(out, "Variant: {}", V::NAME)?;
     writeln!(out, "FEN:     {}", root.to_fen())?;
     let drawn_by_rule = match g.result() {
