@@ -12,10 +12,11 @@
 use crate::bitboard::BitBoard;
 use crate::eval::default_params;
 use crate::game::{AnyGame, Game};
-use crate::minesweeper::{random_layout, zone_index, zone_square, Minesweeper, ZONE_SIZE};
+use crate::minesweeper::{random_layout, sapped_square, zone_index, zone_square, Minesweeper, ZONE_SIZE};
 use crate::moves::{Move, MoveKind};
 use crate::notation::{parse_typed_move, san, san_line};
 use crate::position::Position;
+use crate::referee::record::GameResult;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{score, SearchOptions, SearchShared, Searcher, Silent};
@@ -203,11 +204,7 @@ fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, 
     };
     let (bs, st) = (b.state(), a.state());
     if m.kind() == MoveKind::Sapper {
-        let front = if b.side_to_move() == Color::White {
-            m.from().offset(8)
-        } else {
-            m.from().offset(-8)
-        };
+        let front = sapped_square(m.from(), b.side_to_move());
         let text = match zone_index(front) {
             Some(i) if bs.mines().is_some_and(|mines| mines & 1 << i != 0) => {
                 format!(
@@ -291,10 +288,10 @@ fn probability_grid(public: &Position<Minesweeper>) -> String {
 /// The game so far as PGN (the variant named in a `Variant` tag as lichess does;
 /// minesweeper's start FEN with its layout, which is public once the game is over).
 fn pgn<V: Variant>(game: &Game<V>, (white, black): &(String, String)) -> String {
-    let result = match game.result() {
-        Some((Outcome::Draw, _)) => "1/2-1/2",
-        Some((Outcome::Decisive { winner: Color::White }, _)) => "1-0",
-        Some((Outcome::Decisive { .. }, _)) => "0-1",
+    let finished = game.result();
+    let result = match finished {
+        Some((Outcome::Draw, _)) => GameResult::Draw.as_str(),
+        Some((Outcome::Decisive { winner }, _)) => GameResult::win_for(winner).as_str(),
         None => "*",
     };
     let mut s = format!(
@@ -314,7 +311,7 @@ fn pgn<V: Variant>(game: &Game<V>, (white, black): &(String, String)) -> String 
     if start_fen != V::start_fen() {
         s.push_str(&format!("[SetUp \"1\"]\n[FEN \"{start_fen}\"]\n"));
     }
-    if let Some((_, reason)) = game.result() {
+    if let Some((_, reason)) = finished {
         s.push_str(&format!("[Termination \"{reason}\"]\n"));
     }
     let moves = san_line(&game.start, &game.moves);

@@ -5,7 +5,7 @@
 //! shows in a browser, a README or an image viewer.
 
 use crate::geometry::Geometry;
-use crate::minesweeper::{public, zone_index, Minesweeper};
+use crate::minesweeper::{zone_index, Minesweeper};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -35,10 +35,10 @@ pub fn diagram<V: Variant + 'static>(pos: &Position<V>, best: Move) -> String {
     );
     s.push('\n');
     let _ = writeln!(s, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
-    // Minesweeper's probabilities, from the public position only.
+    // Minesweeper's probabilities (inference reads only the public minefield).
     let inference = (pos as &dyn Any)
         .downcast_ref::<Position<Minesweeper>>()
-        .map(|p| public::to_public(p).mine_inference());
+        .map(Position::mine_inference);
     for rank in 0..V::G::RANKS {
         for file in 0..8u8 {
             let sq = Square::new(file, rank);

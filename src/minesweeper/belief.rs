@@ -77,16 +77,7 @@ impl Belief {
         }
         self.slots[self.last].probability[i]
     }
-}
 
-/// A multiplicative hash of a conditioning to a slot.
-#[inline(always)]
-fn slot_index((found_mine, found_safe): (u32, u32)) -> usize {
-    let x = (u64::from(found_mine) << 32 | u64::from(found_safe)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (x >> (64 - SLOTS.trailing_zeros())) as usize
-}
-
-impl Belief {
     /// The per-square mine probabilities among the root layouts that mine every
     /// square of `found_mine` and none of `found_safe` (0 where none agrees).
     ///
@@ -140,6 +131,13 @@ impl Belief {
         }
         slot
     }
+}
+
+/// A multiplicative hash of a conditioning to a slot.
+#[inline(always)]
+fn slot_index((found_mine, found_safe): (u32, u32)) -> usize {
+    let x = (u64::from(found_mine) << 32 | u64::from(found_safe)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
 #[cfg(test)]

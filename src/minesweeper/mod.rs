@@ -495,11 +495,7 @@ impl Variant for Minesweeper {
         let old = pos.state;
         let mut st = pos.state;
         if m.kind() == MoveKind::Sapper {
-            let front = match mover.color {
-                Color::White => m.from().offset(8),
-                Color::Black => m.from().offset(-8),
-            };
-            if let Some(i) = zone_index(front) {
+            if let Some(i) = zone_index(sapped_square(m.from(), mover.color)) {
                 let bit = 1u32 << i;
                 if (st.full && st.mines & bit != 0) || st.discovered & bit != 0 {
                     st.remove_mine(i);
@@ -563,6 +559,15 @@ impl Variant for Minesweeper {
     fn is_drawn_material(pos: &Position<Self>) -> bool {
         let majors_and_pawns = pos.role(Role::Pawn) | pos.role(Role::Rook) | pos.role(Role::Queen);
         majors_and_pawns.is_empty() && (pos.role(Role::Knight) | pos.role(Role::Bishop)).count() <= 1
+    }
+}
+
+/// The square a sapper action by `color`'s pawn on `pawn` sweeps: the one in front
+/// of it (rule 11).
+pub fn sapped_square(pawn: Square, color: Color) -> Square {
+    match color {
+        Color::White => pawn.offset(8),
+        Color::Black => pawn.offset(-8),
     }
 }
 

@@ -322,7 +322,7 @@ impl<V: Variant> Searcher<V> {
                         i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
                     reduction -= i32::from(gives_check);
                     reduction -= quiet_score / 8192;
-                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
+                    reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = self.search_move::<false>(
                     pos,
