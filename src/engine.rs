@@ -2,10 +2,11 @@
 //! transposition table, and the search thread. UCI, the command line and tests drive
 //! it; it never reads or writes a stream itself.
 
-use crate::eval::{default_params, params::EvalParams};
+use crate::eval::{default_nnue, default_nnue_name, default_params, params::EvalParams};
 use crate::game::{AnyGame, PositionError};
 use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::notation::{parse_uci_move, MoveError};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
@@ -45,6 +46,8 @@ pub struct EngineOptions {
     pub elo: u32,
     /// `UCI_AnalyseMode`.
     pub analyse_mode: bool,
+    /// `Use NNUE`: evaluate with the variant's network where it has one.
+    pub use_nnue: bool,
 }
 
 impl EngineOptions {
@@ -98,6 +101,7 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: crate::skill::ELO_MAX,
             analyse_mode: false,
+            use_nnue: true,
         }
     }
 }
@@ -180,6 +184,8 @@ pub struct Engine {
     running: Option<Running>,
     /// Parameters loaded through `EvalFile`, per variant.
     params_override: Vec<(VariantKind, Arc<EvalParams>)>,
+    /// Networks loaded through `EvalFile`, per variant.
+    nnue_override: Vec<(VariantKind, Arc<Network>)>,
     /// Random per engine instance, so weakened play differs between sessions.
     salt: u64,
     /// Searches started, mixed into the weakened choice.
@@ -204,6 +210,7 @@ impl Engine {
             searchers: Arc::new(Mutex::new(Searchers::default())),
             running: None,
             params_override: Vec::new(),
+            nnue_override: Vec::new(),
             salt: rand::random(),
             searches: 0,
         }
@@ -226,10 +233,47 @@ impl Engine {
 
     /// The evaluation parameters in use for the selected variant.
     pub fn params(&self) -> Arc<EvalParams> {
-        self.params_override
+        let params = self
+            .params_override
             .iter()
             .find(|(v, _)| *v == self.variant)
-            .map_or_else(|| default_params(self.variant), |(_, p)| Arc::clone(p))
+            .map_or_else(|| default_params(self.variant), |(_, p)| Arc::clone(p));
+        let net = self.network();
+        let same = match (&params.nnue, &net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return params;
+        }
+        let mut p = params.as_ref().clone();
+        p.nnue = net;
+        Arc::new(p)
+    }
+
+    /// The network the current variant evaluates with: `None` with `Use NNUE` off or
+    /// where the variant has none.
+    pub fn network(&self) -> Option<Arc<Network>> {
+        if !self.options.use_nnue {
+            return None;
+        }
+        self.nnue_override
+            .iter()
+            .find(|(v, _)| *v == self.variant)
+            .map(|(_, n)| Arc::clone(n))
+            .or_else(|| default_nnue(self.variant))
+    }
+
+    /// The name of the network [`Engine::network`] returns: the loaded file's path
+    /// or the embedded file's name.
+    pub fn network_name(&self) -> Option<String> {
+        self.network()?;
+        self.nnue_override
+            .iter()
+            .find(|(v, _)| *v == self.variant)
+            .map(|(_, n)| format!("{}-{}.nnue (EvalFile)", n.variant.name(), n.hash))
+            .or_else(|| default_nnue_name(self.variant).map(str::to_string))
     }
 
     /// Whether a search is running.
@@ -303,6 +347,11 @@ impl Engine {
         self.options.elo = elo;
     }
 
+    /// Sets `Use NNUE`.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.options.use_nnue = on;
+    }
+
     /// Sets `UCI_AnalyseMode`.
     pub fn set_analyse_mode(&mut self, on: bool) {
         self.options.analyse_mode = on;
@@ -318,7 +367,20 @@ impl Engine {
         let path = path.trim();
         if path.is_empty() || path == "<embedded>" {
             self.params_override.clear();
-            return Ok(Some("EvalFile: embedded parameters".to_string()));
+            self.nnue_override.clear();
+            return Ok(Some("EvalFile: embedded parameters and networks".to_string()));
+        }
+        if path.ends_with(".nnue") {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let net = Network::parse_named(path, &bytes).map_err(|e| format!("{path}: {e}"))?;
+            let variant = net.variant;
+            let line = format!(
+                "EvalFile: network {path} loaded for {variant} (hash {})",
+                net.hash
+            );
+            self.nnue_override.retain(|(v, _)| *v != variant);
+            self.nnue_override.push((variant, Arc::new(net)));
+            return Ok(Some(line));
         }
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let variant = text

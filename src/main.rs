@@ -154,6 +154,48 @@ enum Command {
         #[arg(long, short)]
         out: std::path::PathBuf,
     },
+    /// Train an NNUE network on datagen files; writes nets/<variant>-<hash>.nnue.
+    Train {
+        /// Variant: chess, atomic, kingofthehill.
+        #[arg(long, short, default_value = "chess")]
+        variant: VariantKind,
+        /// Data files (repeatable).
+        #[arg(long, required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Directory for the network file.
+        #[arg(long, default_value = "nets")]
+        out_dir: std::path::PathBuf,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        /// Positions per Adam step.
+        #[arg(long, default_value_t = 4096)]
+        batch: usize,
+        /// Adam step size (divided by 10 for the last quarter of the epochs).
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Weight of the game result in the target; the rest is the search score.
+        #[arg(long, default_value_t = 0.3)]
+        lambda: f32,
+        /// Sigmoid scale, centipawns.
+        #[arg(long, default_value_t = 160.0)]
+        k: f32,
+        /// Fraction of games held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        val_fraction: f64,
+        /// Skip positions whose |score| is above this.
+        #[arg(long, default_value_t = 3000)]
+        max_score: i32,
+        /// Seed of the split, the initial weights and the shuffles.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Do not add left-right mirrored copies of positions without castling rights.
+        #[arg(long)]
+        no_mirror: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Fit the evaluation's weights to datagen files (Texel's method); writes nets/<variant>-<hash>.eval.
     Tune {
         /// Variant: chess, atomic, kingofthehill, minesweeper.
@@ -450,6 +492,60 @@ fn main() -> ExitCode {
                         r.train_loss.1,
                         r.val_loss.0,
                         r.val_loss.1
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Train {
+            variant,
+            data,
+            out_dir,
+            epochs,
+            batch,
+            lr,
+            lambda,
+            k,
+            val_fraction,
+            max_score,
+            seed,
+            no_mirror,
+            threads,
+        }) => {
+            if let Some(n) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build_global();
+            }
+            let settings = sapper::train::TrainSettings {
+                mirror: !no_mirror,
+                variant,
+                data,
+                out_dir,
+                epochs,
+                batch,
+                lr,
+                lambda: lambda.clamp(0.0, 1.0),
+                k,
+                val_fraction: val_fraction.clamp(0.0, 1.0),
+                max_score,
+                seed,
+            };
+            match sapper::train::run(&settings, &mut std::io::stderr()) {
+                Ok(r) => {
+                    println!(
+                        "{}: {} training / {} validation positions, validation loss {:.6} (quantized {:.6}; hand-written evaluation {:.6}), {:.0} s",
+                        r.file.display(),
+                        r.train,
+                        r.val,
+                        r.val_loss,
+                        r.val_loss_quantized,
+                        r.val_loss_linear,
+                        r.seconds
                     );
                     ExitCode::SUCCESS
                 }

@@ -218,6 +218,16 @@ const OPTIONS: &[UciOption] = &[
         },
     },
     UciOption {
+        name: "Use NNUE",
+        kind: OptionKind::Check {
+            default: true,
+            apply: |uci, on| {
+                uci.engine.set_use_nnue(on);
+                Ok(None)
+            },
+        },
+    },
+    UciOption {
         name: "EvalFile",
         kind: OptionKind::Str {
             default: "<embedded>",
@@ -600,10 +610,23 @@ impl Uci {
         for line in t.table() {
             self.say(&line);
         }
-        self.say(&format!(
-            "Final evaluation: {} (White's view, tempo included)",
-            score::human(t.total_white)
-        ));
+        let hand = format!("{} (White's view, tempo included)", score::human(t.total_white));
+        let net = with_game!(game, g, V => params
+            .nnue
+            .as_deref()
+            .filter(|_| crate::nnue::supports::<V>())
+            .map(|n| n.evaluate(&g.position) * g.position.side_to_move().sign()));
+        match (net, self.engine.network_name()) {
+            (Some(cp), Some(name)) => {
+                self.say(&format!("Hand-written evaluation: {hand}"));
+                self.say(&format!("NNUE network: {name}"));
+                self.say(&format!(
+                    "Final evaluation: {} (White's view, NNUE)",
+                    score::human(cp)
+                ));
+            }
+            _ => self.say(&format!("Final evaluation: {hand}")),
+        }
     }
 
     fn bench(&mut self, args: &[&str]) {

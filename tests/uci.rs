@@ -564,6 +564,75 @@ fn unknown_options_and_bad_values_change_nothing() {
     s.go("go depth 2");
 }
 
+/// A network file with small random weights, written to a temporary directory.
+fn random_network_file(variant: VariantKind, seed: u64) -> (std::path::PathBuf, sapper::nnue::Network) {
+    use sapper::nnue::{Network, HIDDEN, INPUTS};
+    let mut rng = StdRng::seed_from_u64(seed);
+    let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-40..=40)).collect();
+    let mut bias = [0i16; HIDDEN];
+    bias.iter_mut().for_each(|b| *b = rng.gen_range(0..=100));
+    let mut out = [0i16; 2 * HIDDEN];
+    out.iter_mut().for_each(|w| *w = rng.gen_range(-100..=100));
+    let net = Network::from_parts(variant, ft, bias, out, 0);
+    let dir = std::env::temp_dir().join(format!("sapper-nnue-test-{}-{seed}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}-{}.nnue", variant.name(), net.hash));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    (path, net)
+}
+
+/// `EvalFile` loads a `.nnue` network for the variant it names; `eval` shows its
+/// verdict; `Use NNUE` false falls back to the hand-written evaluation; a corrupt or
+/// misnamed file is refused and the loaded network stays.
+#[test]
+fn eval_file_loads_networks_and_use_nnue_switches_them_off() {
+    let (path, net) = random_network_file(VariantKind::Atomic, 7);
+    let mut s = Session::new();
+    s.cmd("setoption name UCI_Variant value atomic");
+    let out = s.cmd(&format!("setoption name EvalFile value {}", path.display()));
+    assert!(
+        out.iter().any(|l| l.contains("network") && l.contains(&net.hash)),
+        "{out:?}"
+    );
+    let eval = s.cmd("eval");
+    assert!(
+        eval.iter()
+            .any(|l| l.contains("NNUE network") && l.contains(&net.hash)),
+        "{eval:?}"
+    );
+    let (pos, _) = sapper::position::Position::<sapper::variant::Atomic>::from_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    )
+    .unwrap();
+    let expected = format!("{:+.2}", net.evaluate(&pos) as f64 / 100.0);
+    let last = eval.last().unwrap();
+    assert!(
+        last.contains("NNUE") && last.contains(&expected),
+        "{last} vs {expected}"
+    );
+    s.go("go depth 4");
+
+    // A corrupt copy under the same name is refused; the network stays.
+    let bad = path.with_file_name(format!("atomic-{}.nnue", "0badc0de"));
+    std::fs::write(&bad, net.to_bytes()).unwrap();
+    let err = s.expect_error(&format!("setoption name EvalFile value {}", bad.display()));
+    assert!(err.contains("does not match"), "{err}");
+    assert_eq!(s.uci.engine().network().as_deref(), Some(&net));
+
+    s.cmd("setoption name Use NNUE value false");
+    assert!(s.uci.engine().network().is_none());
+    let eval = s.cmd("eval");
+    assert!(!eval.iter().any(|l| l.contains("NNUE")), "{eval:?}");
+    s.go("go depth 4");
+    s.cmd("setoption name Use NNUE value true");
+    assert_eq!(s.uci.engine().network().as_deref(), Some(&net));
+
+    // Chess is untouched by an atomic network.
+    s.cmd("setoption name UCI_Variant value chess");
+    assert_ne!(s.uci.engine().network().as_deref(), Some(&net));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
 // ---- the peers' command orders --------------------------------------------------------
 
 /// Cute Chess: `uci`, the variant, `isready`, `ucinewgame`, then per move

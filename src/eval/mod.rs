@@ -26,6 +26,7 @@ pub mod params;
 
 use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
+use crate::nnue::Network;
 use crate::position::{hill, Bb, Position};
 use crate::types::{Color, Role, Square};
 use crate::variant::{Variant, VariantKind};
@@ -55,12 +56,45 @@ static DEFAULTS: Lazy<Vec<(VariantKind, Arc<EvalParams>)>> = Lazy::new(|| {
         .iter()
         .map(|(variant, name, text)| {
             let kind: VariantKind = variant.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
-            let params = EvalParams::parse_named(name, text, kind)
+            let mut params = EvalParams::parse_named(name, text, kind)
                 .unwrap_or_else(|e| panic!("embedded parameters {name}: {e}"));
+            params.nnue = default_nnue(kind);
             (kind, Arc::new(params))
         })
         .collect()
 });
+
+static DEFAULT_NNUE: Lazy<Vec<(VariantKind, Arc<Network>)>> = Lazy::new(|| {
+    embedded::DEFAULT_NNUE
+        .iter()
+        .map(|(variant, name, bytes)| {
+            let kind: VariantKind = variant.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+            let net =
+                Network::parse_named(name, bytes).unwrap_or_else(|e| panic!("embedded network {name}: {e}"));
+            assert_eq!(
+                net.variant, kind,
+                "embedded network {name} is for another variant"
+            );
+            (kind, Arc::new(net))
+        })
+        .collect()
+});
+
+/// The embedded network of `variant`, if it has one.
+pub fn default_nnue(variant: VariantKind) -> Option<Arc<Network>> {
+    DEFAULT_NNUE
+        .iter()
+        .find(|(k, _)| *k == variant)
+        .map(|(_, n)| Arc::clone(n))
+}
+
+/// The file name of the embedded network of `variant`, if it has one.
+pub fn default_nnue_name(variant: VariantKind) -> Option<&'static str> {
+    embedded::DEFAULT_NNUE
+        .iter()
+        .find(|(v, _, _)| *v == variant.name())
+        .map(|(_, name, _)| *name)
+}
 
 /// The embedded parameters of `variant` (chess's if a variant had none).
 pub fn default_params(variant: VariantKind) -> Arc<EvalParams> {
@@ -196,12 +230,23 @@ impl Coefficients {
     }
 }
 
-/// Evaluates `pos` for the side to move, in centipawns.
+/// Evaluates `pos` for the side to move, in centipawns: known endgames first, then
+/// the network where `params` holds one that fits the board (from scratch; the
+/// search updates its own accumulators instead), else the linear evaluation.
 #[inline]
 pub fn evaluate<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
     if let Some(known) = endgame::known(pos) {
         return known;
     }
+    if let Some(net) = params.nnue.as_deref().filter(|_| crate::nnue::supports::<V>()) {
+        return net.evaluate(pos);
+    }
+    evaluate_linear(pos, params)
+}
+
+/// The hand-written (linear) evaluation of `pos` for the side to move, centipawns.
+#[inline]
+pub fn evaluate_linear<V: Variant>(pos: &Position<V>, params: &EvalParams) -> i32 {
     let mut acc = Scorer::new(params);
     let phase = terms(pos, &mut acc);
     taper(acc.mg, acc.eg, phase) * pos.side_to_move().sign()

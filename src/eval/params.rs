@@ -15,8 +15,10 @@
 //! centipawns (per unit of the term's coefficient). The hash in the file name is
 //! FNV-1a (32 bits) of the whole text, comments included; loaders check it.
 
+use crate::nnue::Network;
 use crate::variant::VariantKind;
 use std::fmt;
+use std::sync::Arc;
 
 /// The file format version in the header line.
 pub const FORMAT_VERSION: u32 = 3;
@@ -147,6 +149,9 @@ pub struct EvalParams {
     pub hash: String,
     /// The flat weight vector, `[mg, eg]` per weight, laid out as [`SCHEMA`].
     pub weights: Box<[[i32; 2]; N_PARAMS]>,
+    /// The network that replaces the linear evaluation where the board fits it
+    /// (8x8), `None` for the hand-written evaluation alone (see [`crate::nnue`]).
+    pub nnue: Option<Arc<Network>>,
 }
 
 /// Why a parameter file was refused.
@@ -206,8 +211,13 @@ impl std::error::Error for ParamsError {}
 
 /// FNV-1a over the bytes, as 8 hex digits: the hash in parameter file names.
 pub fn content_hash(text: &str) -> String {
+    content_hash_bytes(text.as_bytes())
+}
+
+/// FNV-1a over raw bytes, as 8 hex digits (the hash in `.nnue` file names).
+pub fn content_hash_bytes(bytes: &[u8]) -> String {
     let mut h: u32 = 0x811c_9dc5;
-    for b in text.bytes() {
+    for &b in bytes {
         h ^= b as u32;
         h = h.wrapping_mul(0x0100_0193);
     }
@@ -221,11 +231,14 @@ fn board_order(i: usize) -> usize {
     (7 - i / 8) * 8 + i % 8
 }
 
-/// The hash a file name carries: `chess-1a2b3c4d.eval` gives `1a2b3c4d`; `None` when
-/// the name has no 8-hex-digit hash after its last `-`.
+/// The hash a file name carries: `chess-1a2b3c4d.eval` (or `.nnue`) gives `1a2b3c4d`;
+/// `None` when the name has no 8-hex-digit hash after its last `-`.
 pub fn hash_in_name(name: &str) -> Option<&str> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let stem = base.strip_suffix(".eval").unwrap_or(base);
+    let stem = base
+        .strip_suffix(".eval")
+        .or_else(|| base.strip_suffix(".nnue"))
+        .unwrap_or(base);
     let (_, hash) = stem.rsplit_once('-')?;
     (hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())).then_some(hash)
 }
@@ -239,6 +252,7 @@ impl EvalParams {
     /// Parameters with the given weights; the hash is that of [`EvalParams::to_text`].
     pub fn from_weights(variant: VariantKind, weights: Box<[[i32; 2]; N_PARAMS]>) -> EvalParams {
         let mut p = EvalParams {
+            nnue: None,
             variant,
             hash: String::new(),
             weights,
@@ -332,6 +346,7 @@ impl EvalParams {
             }
         }
         Ok(EvalParams {
+            nnue: None,
             variant,
             hash: content_hash(text),
             weights,

@@ -14,9 +14,11 @@ pub mod timeman;
 pub mod tt;
 
 use crate::eval::params::EvalParams;
+use crate::eval::{endgame, evaluate_linear};
 use crate::minesweeper::belief::Belief;
 use crate::movegen::GenType;
 use crate::moves::Move;
+use crate::nnue::AccumulatorStack;
 use crate::position::Position;
 use crate::variant::{Outcome, Variant};
 use ordering::{Histories, MovePicker, OrderContext};
@@ -202,6 +204,8 @@ pub struct Searcher<V: Variant> {
     /// The score of the previous search (the previous move of the game), for
     /// time management.
     previous_score: Option<i32>,
+    /// The network's accumulators along the current line.
+    nnue: AccumulatorStack,
     _variant: std::marker::PhantomData<V>,
 }
 
@@ -249,6 +253,7 @@ impl<V: Variant> Searcher<V> {
             belief: None,
             best_changes: 0.0,
             previous_score: None,
+            nnue: AccumulatorStack::new(MAX_PLY + STACK_OFFSET),
             _variant: std::marker::PhantomData,
         }
     }
@@ -301,6 +306,8 @@ impl<V: Variant> Searcher<V> {
                 ..Frame::default()
             };
         }
+        // The network may have changed since the last search.
+        self.nnue.clear();
         self.belief = if options.mine_chance {
             V::new_belief(root)
         } else {
@@ -660,6 +667,20 @@ impl<V: Variant> Searcher<V> {
     /// Nodes searched by all threads so far.
     fn total_nodes(&self, shared: &SearchShared) -> u64 {
         shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed
+    }
+
+    /// The static evaluation of `pos` at `ply` for the side to move, centipawns:
+    /// known endgames, else the network through this thread's accumulators where
+    /// `params` holds one for this board, else the linear evaluation.
+    #[inline]
+    fn static_eval(&mut self, pos: &Position<V>, ply: usize, params: &EvalParams) -> i32 {
+        if let Some(known) = endgame::known(pos) {
+            return known;
+        }
+        match params.nnue.as_deref() {
+            Some(net) if crate::nnue::supports::<V>() => self.nnue.evaluate(net, pos, ply),
+            _ => evaluate_linear(pos, params),
+        }
     }
 
     /// Whether the position (below the root) is drawn by rule: repetition, the

@@ -16,7 +16,6 @@ use super::see::see_ge;
 use super::tt::Bound;
 use super::{Ctx, Searcher, NO_EVAL, STACK_OFFSET};
 use crate::bitboard::BitBoard;
-use crate::eval::evaluate;
 use crate::geometry::Geometry;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind};
@@ -183,7 +182,7 @@ impl<V: Variant> Searcher<V> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos, ctx.params);
+            return self.static_eval(pos, ply, ctx.params);
         }
         // Mate-distance pruning: no line from here can beat a shorter mate found.
         alpha = alpha.max(mated_in(ply));
@@ -210,7 +209,7 @@ impl<V: Variant> Searcher<V> {
         let (raw_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else {
-            let raw = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
+            let raw = tt_hit.map_or_else(|| self.static_eval(pos, ply, ctx.params), |h| h.eval);
             (raw, refine_eval(raw, tt_hit.map(|h| h.bound), tt_score))
         };
         self.stack[si].eval = raw_eval;
@@ -420,7 +419,7 @@ impl<V: Variant> Searcher<V> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos, ctx.params);
+            return self.static_eval(pos, ply, ctx.params);
         }
         if V::HILL && self.can_reach_hill(pos) {
             return mate_in(ply + 1);
@@ -437,7 +436,7 @@ impl<V: Variant> Searcher<V> {
         let mut best_score = -INFINITE;
         let mut raw_eval = NO_EVAL;
         if !in_check {
-            raw_eval = tt_hit.map_or_else(|| evaluate(pos, ctx.params), |h| h.eval);
+            raw_eval = tt_hit.map_or_else(|| self.static_eval(pos, ply, ctx.params), |h| h.eval);
             let stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
             if best_score >= beta {
