@@ -11,9 +11,10 @@
 //! described in `docs/datagen-format.md`; [`read_file`] reads it back.
 
 use crate::eval::params::EvalParams;
-use crate::eval::{default_params, default_params_name, load_params_file};
+use crate::eval::{default_nnue_name, default_params, default_params_name, load_params_file};
 use crate::game::Game;
 use crate::minesweeper::{random_layout, Minesweeper};
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::ordering::is_noisy;
 use crate::search::score::is_mate;
@@ -401,14 +402,37 @@ fn run_variant<V: Variant>(
 /// A bad parameter file, or I/O errors.
 pub fn run(s: &DatagenSettings, log: &mut dyn Write) -> Result<DatagenReport, String> {
     let (params, name) = match &s.eval_file {
-        Some(path) => (
-            Arc::new(load_params_file(path, s.variant)?),
-            path.display().to_string(),
-        ),
-        None => (
-            default_params(s.variant),
-            default_params_name(s.variant).to_string(),
-        ),
+        Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
+            // A network: it evaluates, with the embedded hand-written parameters
+            // behind it (minesweeper, known endgames).
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = Network::parse_named(&path.display().to_string(), &bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if net.variant != s.variant {
+                return Err(format!(
+                    "{}: a network for {}, not {}",
+                    path.display(),
+                    net.variant,
+                    s.variant
+                ));
+            }
+            let mut p = default_params(s.variant).as_ref().clone();
+            p.nnue = Some(Arc::new(net));
+            (Arc::new(p), path.display().to_string())
+        }
+        Some(path) => {
+            let mut p = load_params_file(path, s.variant)?;
+            p.nnue = None;
+            (Arc::new(p), path.display().to_string())
+        }
+        None => {
+            let p = default_params(s.variant);
+            let name = match (&p.nnue, default_nnue_name(s.variant)) {
+                (Some(_), Some(net)) => format!("{} + {net}", default_params_name(s.variant)),
+                _ => default_params_name(s.variant).to_string(),
+            };
+            (p, name)
+        }
     };
     if let Some(dir) = s.out.parent() {
         if !dir.as_os_str().is_empty() {

@@ -147,7 +147,7 @@ enum Command {
         /// Play mates out instead of ending the game when the search announces one.
         #[arg(long)]
         no_mate_adjudication: bool,
-        /// Evaluation parameters for the engine (default: the embedded ones).
+        /// Evaluation for the engine: a `.eval` parameter file or a `.nnue` network (default: the embedded ones).
         #[arg(long)]
         eval_file: Option<std::path::PathBuf>,
         /// Output file.

@@ -42,6 +42,8 @@ pub const SCALE: i32 = 400;
 /// Largest weight magnitude the trainer allows (keeps the integer sums in range:
 /// `2 * HIDDEN * QA^2 * 1.98 * QB < 2^31`).
 pub const WEIGHT_CLIP: f32 = 1.98;
+/// Largest output weight magnitude a file may hold (`WEIGHT_CLIP * QB`, rounded).
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 const MAGIC: &[u8; 8] = b"SAPPERNN";
 const VERSION: u32 = 1;
@@ -90,6 +92,8 @@ pub enum NetworkError {
     UnknownVariant(u32),
     /// The file name's hash does not match the content.
     HashMismatch { expected: String, found: String },
+    /// An output weight beyond +-[`MAX_OUTPUT_WEIGHT`] (the integer sums would overflow).
+    OutputWeightRange(i16),
 }
 
 impl std::fmt::Display for NetworkError {
@@ -107,6 +111,9 @@ impl std::fmt::Display for NetworkError {
             NetworkError::UnknownVariant(c) => write!(f, "network names unknown variant code {c}"),
             NetworkError::HashMismatch { expected, found } => {
                 write!(f, "content hash {found} does not match the name's {expected}")
+            }
+            NetworkError::OutputWeightRange(w) => {
+                write!(f, "output weight {w} is beyond +-{MAX_OUTPUT_WEIGHT}")
             }
         }
     }
@@ -183,6 +190,9 @@ impl Network {
         r.i16s(&mut ft_bias[..]);
         r.i16s(&mut out_weights[..]);
         let out_bias = r.i32();
+        if let Some(&w) = out_weights.iter().find(|w| w.abs() > MAX_OUTPUT_WEIGHT) {
+            return Err(NetworkError::OutputWeightRange(w));
+        }
         Ok(Network {
             variant,
             hash,
@@ -261,12 +271,16 @@ impl Network {
 }
 
 /// `sum clamp(x, 0, QA)^2 * w` over a side's values (scale `QA^2 * QB`).
+///
+/// `c * w` is formed in 16 bits first (`c <= QA`, `|w| <= 126`: at most 32,130), then
+/// widened and multiplied by `c`: the pattern compilers turn into `pmaddwd`, which
+/// every x86-64 has (the "lizard" SCReLU trick of the open NNUE engines).
 #[inline(always)]
 fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
     for (&v, &w) in values.iter().zip(weights) {
-        let c = (v as i32).clamp(0, QA);
-        sum += c * c * w as i32;
+        let c = v.clamp(0, QA as i16);
+        sum += i32::from(c.wrapping_mul(w)) * i32::from(c);
     }
     sum
 }
