@@ -158,6 +158,10 @@ struct Frame {
     killers: [Move; 2],
     /// Whether the move played from this ply was a null move.
     null: bool,
+    /// The move a singular-extension search at this ply leaves out, or `Move::NONE`.
+    excluded: Move,
+    /// Double extensions on the line down to this ply (bounded, so the search ends).
+    double_extensions: u8,
 }
 
 /// Marks a frame whose side to move was in check (no static evaluation).
@@ -170,6 +174,8 @@ impl Default for Frame {
             piece_to: None,
             killers: [Move::NONE; 2],
             null: false,
+            excluded: Move::NONE,
+            double_extensions: 0,
         }
     }
 }

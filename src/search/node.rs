@@ -5,8 +5,9 @@
 //! other open engines, kept only where matches showed a gain, see CHANGELOG.md):
 //! mate-distance pruning, transposition-table cut-offs, reverse futility pruning,
 //! null-move pruning with a zugzwang guard, internal iterative reductions, late-move
-//! pruning, futility pruning, SEE pruning, check extensions and
-//! late-move reductions. Variant care: in atomic a move that threatens to explode
+//! pruning, futility pruning, history pruning, SEE pruning, check extensions,
+//! singular extensions (with double and negative extensions and multi-cut),
+//! late-move reductions, and delta pruning in quiescence. Variant care: in atomic a move that threatens to explode
 //! the enemy king is never pruned or reduced; in king of the hill neither is a king
 //! step toward a free hill square within two steps of it.
 
@@ -32,6 +33,31 @@ const FUTILITY: bool = true;
 const LATE_MOVE_PRUNING: bool = true;
 const INTERNAL_ITERATIVE_REDUCTIONS: bool = true;
 const SEE_PRUNING: bool = true;
+const SINGULAR_EXTENSIONS: bool = true;
+const DELTA_PRUNING: bool = true;
+const HISTORY_PRUNING: bool = true;
+
+/// Delta pruning in quiescence: a capture is skipped when the stand-pat plus the
+/// captured piece plus this margin (centipawns) cannot reach alpha.
+const DELTA_MARGIN: i32 = 150;
+/// Captured-piece values for delta pruning (centipawns, pawn..king).
+const DELTA_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+/// History pruning: quiet moves whose history score is below
+/// `-HISTORY_PRUNING_MARGIN * depth` are skipped at depth <= `HISTORY_PRUNING_DEPTH`.
+const HISTORY_PRUNING_DEPTH: i32 = 4;
+const HISTORY_PRUNING_MARGIN: i32 = 4096;
+
+/// Singular extensions: the least depth searched, and how much shallower than the
+/// node the stored score may be.
+const SINGULAR_MIN_DEPTH: i32 = 7;
+const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+/// Margin below the stored score, per ply of depth, that the other moves must stay
+/// under for the hash move to count as singular (centipawns).
+const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
+/// How far below the singular bound the others must fail for a double extension.
+const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// Double extensions allowed on one line.
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Minesweeper: how many plies shallower a chance move's unlikely outcome is
 /// searched than its likely one (see `chance`).
@@ -193,7 +219,14 @@ impl<V: Variant> Searcher<V> {
 
         let si = ply + STACK_OFFSET;
         let key = pos.key();
-        let tt_hit = ctx.shared.tt.probe(key);
+        // A singular-extension search: this position without one move. The table's
+        // entry describes the position with it, so it neither cuts nor is written.
+        let excluded = self.stack[si].excluded;
+        let tt_hit = if excluded.is_some() {
+            None
+        } else {
+            ctx.shared.tt.probe(key)
+        };
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
         if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
@@ -208,6 +241,9 @@ impl<V: Variant> Searcher<V> {
         // the true value lies beyond the evaluation.
         let (raw_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
+        } else if excluded.is_some() {
+            // The same position as the search that called this one.
+            (self.stack[si].eval, self.stack[si].eval)
         } else {
             let raw = tt_hit.map_or_else(|| self.static_eval(pos, ply, ctx.params), |h| h.eval);
             (raw, refine_eval(raw, tt_hit.map(|h| h.bound), tt_score))
@@ -215,7 +251,7 @@ impl<V: Variant> Searcher<V> {
         self.stack[si].eval = raw_eval;
         let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && raw_eval > self.stack[si - 2].eval;
 
-        if !PV && !in_check && !is_mate(beta) {
+        if !PV && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility pruning: far above beta, a quiet move will not fall below.
             if REVERSE_FUTILITY && depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta {
                 return eval;
@@ -246,7 +282,7 @@ impl<V: Variant> Searcher<V> {
         }
         // Internal iterative reduction: without a hash move the ordering is poor;
         // search shallower now, deeper on the next iteration with its move.
-        if INTERNAL_ITERATIVE_REDUCTIONS && tt_move.is_none() && depth >= 4 {
+        if INTERNAL_ITERATIVE_REDUCTIONS && tt_move.is_none() && depth >= 4 && excluded.is_none() {
             depth -= 1;
         }
 
@@ -265,7 +301,7 @@ impl<V: Variant> Searcher<V> {
         self.stack[si + 1].killers = [Move::NONE; 2];
         self.keys.push(key);
         while let Some(m) = picker.next_move() {
-            if !pos.is_legal(m) {
+            if m == excluded || !pos.is_legal(m) {
                 continue;
             }
             legal += 1;
@@ -297,6 +333,15 @@ impl<V: Variant> Searcher<V> {
                     if FUTILITY && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha {
                         continue;
                     }
+                    // History pruning: a quiet move that has kept failing here and
+                    // after this previous move is not worth a shallow search.
+                    if HISTORY_PRUNING
+                        && !PV
+                        && depth <= HISTORY_PRUNING_DEPTH
+                        && quiet_score < -HISTORY_PRUNING_MARGIN * depth
+                    {
+                        continue;
+                    }
                     if SEE_PRUNING && depth <= 8 && !see_ge(pos, m, -50 * depth) {
                         continue;
                     }
@@ -305,9 +350,61 @@ impl<V: Variant> Searcher<V> {
                 }
             }
 
+            // Singular extensions (Anantharaman, Campbell and Nowatzyk 1988, in
+            // Stockfish's form): when every other move fails well below the hash
+            // move's stored score, the hash move is searched a ply deeper (two when
+            // far below); when even the singular bound beats beta, several moves do
+            // (multi-cut); when the stored score alone beats beta, one ply less.
+            let mut extension = i32::from(gives_check);
+            if let (true, Some(hit), Some(tt_s)) = (SINGULAR_EXTENSIONS && m == tt_move, tt_hit, tt_score) {
+                if depth >= SINGULAR_MIN_DEPTH
+                    && excluded.is_none()
+                    && hit.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                    && hit.bound != Bound::Upper
+                    && !is_mate(tt_s)
+                    && child.is_some()
+                {
+                    let singular_beta = tt_s - SINGULAR_MARGIN_PER_DEPTH * depth;
+                    self.stack[si].excluded = m;
+                    self.keys.pop();
+                    let s = self.negamax::<false>(
+                        pos,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        ctx,
+                    );
+                    self.keys.push(key);
+                    self.stack[si].excluded = Move::NONE;
+                    if self.stopped {
+                        self.keys.pop();
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        let doubles = self.stack[si].double_extensions;
+                        extension = if !PV
+                            && s < singular_beta - DOUBLE_EXTENSION_MARGIN
+                            && doubles < MAX_DOUBLE_EXTENSIONS
+                        {
+                            2
+                        } else {
+                            1
+                        };
+                    } else if singular_beta >= beta {
+                        self.keys.pop();
+                        return singular_beta;
+                    } else if tt_s >= beta {
+                        extension = -1;
+                    }
+                }
+            }
+            self.stack[si + 1].double_extensions =
+                self.stack[si].double_extensions + u8::from(extension >= 2);
+
             self.stack[si].piece_to = Some(pt);
             let child = child.as_ref();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + extension;
             let mut score;
             if legal == 1 {
                 score = self.search_move::<PV>(pos, m, p, child, alpha, beta, new_depth, ply, ctx);
@@ -376,6 +473,11 @@ impl<V: Variant> Searcher<V> {
         self.keys.pop();
 
         if legal == 0 {
+            // Without its excluded move a position may have none left: that says
+            // nothing of the position, only that the move is singular.
+            if excluded.is_some() {
+                return alpha;
+            }
             return if in_check { mated_in(ply) } else { 0 };
         }
         let bound = if best_score >= beta {
@@ -386,9 +488,11 @@ impl<V: Variant> Searcher<V> {
             Bound::Upper
         };
         let stored_eval = if raw_eval == NO_EVAL { 0 } else { raw_eval };
-        ctx.shared
-            .tt
-            .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
+        if excluded.is_none() {
+            ctx.shared
+                .tt
+                .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
+        }
         best_score
     }
 
@@ -435,9 +539,10 @@ impl<V: Variant> Searcher<V> {
         let in_check = pos.in_check();
         let mut best_score = -INFINITE;
         let mut raw_eval = NO_EVAL;
+        let mut stand_pat = -INFINITE;
         if !in_check {
             raw_eval = tt_hit.map_or_else(|| self.static_eval(pos, ply, ctx.params), |h| h.eval);
-            let stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
+            stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
             if best_score >= beta {
                 return best_score;
@@ -475,6 +580,24 @@ impl<V: Variant> Searcher<V> {
                 let child = play_certain(pos, m, p);
                 if !in_check && !is_noisy(pos, m) && !child.in_check() {
                     continue;
+                }
+                // Delta pruning: even winning the captured piece for free cannot
+                // bring this capture up to alpha. Not in atomic, where a capture's
+                // worth is its whole explosion.
+                if DELTA_PRUNING
+                    && !V::EXPLOSIONS
+                    && !in_check
+                    && m.kind() != MoveKind::PromoteQueen
+                    && !child.in_check()
+                {
+                    let captured = pos
+                        .role_at(m.to())
+                        .map_or(DELTA_VALUE[0], |r| DELTA_VALUE[r.index()]);
+                    let futility = stand_pat + captured + DELTA_MARGIN;
+                    if futility <= alpha {
+                        best_score = best_score.max(futility);
+                        continue;
+                    }
                 }
                 -self.qsearch(&child, -beta, -alpha, ply + 1, false, ctx)
             };
