@@ -7,23 +7,13 @@
 //! Run with `cargo bench --bench nnue`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use rand::{Rng, SeedableRng};
-use sapper::nnue::{Accumulator, Network, PieceBoards, HIDDEN, INPUTS};
+use sapper::nnue::{Accumulator, Network, PieceBoards};
 use sapper::position::Position;
 use sapper::types::Color;
 use sapper::variant::{Atomic, Chess, VariantKind};
 
 fn network(variant: VariantKind) -> Network {
-    if let Some(net) = sapper::eval::default_nnue(variant) {
-        return net.as_ref().clone();
-    }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-60..=60)).collect();
-    let mut bias = [0i16; HIDDEN];
-    bias.iter_mut().for_each(|b| *b = rng.gen_range(0..=120));
-    let mut out = [0i16; 2 * HIDDEN];
-    out.iter_mut().for_each(|w| *w = rng.gen_range(-120..=120));
-    Network::from_parts(variant, ft, bias, out, 0)
+    sapper::eval::default_nnue(variant).map_or_else(|| Network::random(variant, 1), |n| n.as_ref().clone())
 }
 
 fn boards(fen: &str, atomic: bool) -> PieceBoards {

@@ -456,11 +456,7 @@ fn main() -> ExitCode {
             k,
             threads,
         }) => {
-            if let Some(n) = threads {
-                let _ = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
-                    .build_global();
-            }
+            use_threads(threads);
             let settings = sapper::tune::TuneSettings {
                 variant,
                 data,
@@ -516,11 +512,7 @@ fn main() -> ExitCode {
             no_mirror,
             threads,
         }) => {
-            if let Some(n) = threads {
-                let _ = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
-                    .build_global();
-            }
+            use_threads(threads);
             let settings = sapper::train::TrainSettings {
                 mirror: !no_mirror,
                 variant,
@@ -557,5 +549,14 @@ fn main() -> ExitCode {
         }
         Some(Command::Referee(args)) => sapper::referee::run(&args),
         Some(Command::Replay(args)) => sapper::referee::run_replay(&args),
+    }
+}
+
+/// Sizes rayon's global pool (`--threads`; all cores when `None`).
+fn use_threads(threads: Option<usize>) {
+    if let Some(n) = threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
     }
 }

@@ -13,6 +13,7 @@
 
 use crate::bitboard::BitBoard;
 use crate::datagen::read_file;
+use crate::eval::params::EvalParams;
 use crate::eval::{default_params, evaluate_linear};
 use crate::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
@@ -155,17 +156,32 @@ impl Model {
         m
     }
 
+    /// The parameters as slices: transformer weights, transformer biases, output
+    /// weights, output bias.
+    fn parts(&self) -> [&[f32]; 4] {
+        [
+            &self.ft_w,
+            &self.ft_b,
+            &self.out_w,
+            std::slice::from_ref(&self.out_b),
+        ]
+    }
+
+    fn parts_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.ft_w,
+            &mut self.ft_b,
+            &mut self.out_w,
+            std::slice::from_mut(&mut self.out_b),
+        ]
+    }
+
     fn add(&mut self, o: &Model) {
-        for (a, b) in self.ft_w.iter_mut().zip(&o.ft_w) {
-            *a += b;
+        for (a, b) in self.parts_mut().into_iter().zip(o.parts()) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
         }
-        for (a, b) in self.ft_b.iter_mut().zip(&o.ft_b) {
-            *a += b;
-        }
-        for (a, b) in self.out_w.iter_mut().zip(&o.out_w) {
-            *a += b;
-        }
-        self.out_b += o.out_b;
     }
 
     /// Accumulators of position `n` for White's and Black's perspective.
@@ -289,9 +305,9 @@ struct Parsed {
 }
 
 /// The features of `fen` and what else training needs of it.
-fn features_of<V: Variant>(fen: &str) -> Option<Parsed> {
+fn features_of<V: Variant>(fen: &str, params: &EvalParams) -> Option<Parsed> {
     let (pos, _) = Position::<V>::from_fen(fen).ok()?;
-    let linear = evaluate_linear(&pos, &default_params(V::KIND)) as f32;
+    let linear = evaluate_linear(&pos, params) as f32;
     let mut out = Vec::with_capacity(32);
     for color in Color::ALL {
         for role in Role::ALL {
@@ -314,11 +330,11 @@ fn flipped_files(f: u16) -> u16 {
     f ^ 7
 }
 
-fn features_any(variant: VariantKind, fen: &str) -> Option<Parsed> {
+fn features_any(variant: VariantKind, fen: &str, params: &EvalParams) -> Option<Parsed> {
     match variant {
-        VariantKind::Chess => features_of::<Chess>(fen),
-        VariantKind::Atomic => features_of::<Atomic>(fen),
-        VariantKind::KingOfTheHill => features_of::<KingOfTheHill>(fen),
+        VariantKind::Chess => features_of::<Chess>(fen, params),
+        VariantKind::Atomic => features_of::<Atomic>(fen, params),
+        VariantKind::KingOfTheHill => features_of::<KingOfTheHill>(fen, params),
         VariantKind::Minesweeper => None,
     }
 }
@@ -360,6 +376,8 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
     let mut val = Set::default();
     let mut skipped = 0usize;
     let mut mirrored_count = 0usize;
+    // The baseline the log reports: the embedded hand-written evaluation.
+    let linear_params = default_params(s.variant);
     for (file_index, path) in s.data.iter().enumerate() {
         let (_, records) = read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let parsed: Vec<Option<(Parsed, f32, u32)>> = records
@@ -368,7 +386,7 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
                 if r.variant != s.variant || (r.score as i32).abs() > s.max_score {
                     return None;
                 }
-                let p = features_any(r.variant, &r.fen)?;
+                let p = features_any(r.variant, &r.fen, &linear_params)?;
                 let result = (r.result as f32 + 1.0) / 2.0;
                 let white = s.lambda * result + (1.0 - s.lambda) * sigmoid(r.score as f32 / s.k);
                 let target = if p.black { 1.0 - white } else { white };
@@ -439,7 +457,7 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
         };
         let mut loss_sum = 0.0f64;
         for ids in order.chunks(batch) {
-            let (loss, mut grad) = ids
+            let (loss, grad) = ids
                 .par_chunks(chunk)
                 .map(|part| {
                     let mut g = Model::zero();
@@ -468,39 +486,23 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
                 *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
                 *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
             };
-            for (((w, g), mm), vv) in model
-                .ft_w
-                .iter_mut()
-                .zip(&grad.ft_w)
-                .zip(&mut m.ft_w)
-                .zip(&mut v.ft_w)
-            {
-                // Rows of features absent from the batch have no gradient; leave
-                // their moments alone too (sparse Adam, as the NNUE trainers do).
-                if *g != 0.0 {
-                    adam(w, *g, mm, vv);
+            let parts = model
+                .parts_mut()
+                .into_iter()
+                .zip(grad.parts())
+                .zip(m.parts_mut())
+                .zip(v.parts_mut());
+            for (i, (((w, g), mm), vv)) in parts.enumerate() {
+                // Transformer rows of features absent from the batch have no
+                // gradient; leave their moments alone too (sparse Adam, as the NNUE
+                // trainers do).
+                let sparse = i == 0;
+                for (((w, g), mm), vv) in w.iter_mut().zip(g).zip(mm.iter_mut()).zip(vv.iter_mut()) {
+                    if !(sparse && *g == 0.0) {
+                        adam(w, *g, mm, vv);
+                    }
                 }
             }
-            for (((w, g), mm), vv) in model
-                .ft_b
-                .iter_mut()
-                .zip(&grad.ft_b)
-                .zip(&mut m.ft_b)
-                .zip(&mut v.ft_b)
-            {
-                adam(w, *g, mm, vv);
-            }
-            for (((w, g), mm), vv) in model
-                .out_w
-                .iter_mut()
-                .zip(&grad.out_w)
-                .zip(&mut m.out_w)
-                .zip(&mut v.out_w)
-            {
-                adam(w, *g, mm, vv);
-            }
-            let g = std::mem::take(&mut grad.out_b);
-            adam(&mut model.out_b, g, &mut m.out_b, &mut v.out_b);
         }
         let epoch_val = model.loss(&val, s.k);
         let _ = writeln!(
@@ -567,7 +569,7 @@ mod tests {
             "8/5k2/8/3K4/8/8/1R6/8 w - - 0 1",
         ];
         for fen in fens {
-            let p = features_of::<Chess>(fen).expect("fen");
+            let p = features_of::<Chess>(fen, &default_params(VariantKind::Chess)).expect("fen");
             set.push(&p.features, p.black, 0.7, p.linear);
         }
         let net = model.quantize(VariantKind::Chess);

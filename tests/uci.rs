@@ -566,14 +566,7 @@ fn unknown_options_and_bad_values_change_nothing() {
 
 /// A network file with small random weights, written to a temporary directory.
 fn random_network_file(variant: VariantKind, seed: u64) -> (std::path::PathBuf, sapper::nnue::Network) {
-    use sapper::nnue::{Network, HIDDEN, INPUTS};
-    let mut rng = StdRng::seed_from_u64(seed);
-    let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-40..=40)).collect();
-    let mut bias = [0i16; HIDDEN];
-    bias.iter_mut().for_each(|b| *b = rng.gen_range(0..=100));
-    let mut out = [0i16; 2 * HIDDEN];
-    out.iter_mut().for_each(|w| *w = rng.gen_range(-100..=100));
-    let net = Network::from_parts(variant, ft, bias, out, 0);
+    let net = sapper::nnue::Network::random(variant, seed);
     let dir = std::env::temp_dir().join(format!("sapper-nnue-test-{}-{seed}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{}-{}.nnue", variant.name(), net.hash));

@@ -27,7 +27,6 @@ use crate::geometry::Geometry;
 use crate::position::Position;
 use crate::types::{Color, Role};
 use crate::variant::{Variant, VariantKind};
-use std::sync::Arc;
 
 /// Inputs per side: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -245,6 +244,19 @@ impl Network {
         }
         out.extend_from_slice(&self.out_bias.to_le_bytes());
         out
+    }
+
+    /// A network of the real shape with small random weights (seeded), for tests and
+    /// benchmarks: what they measure depends on the shapes, not the values.
+    pub fn random(variant: VariantKind, seed: u64) -> Network {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-60..=60)).collect();
+        let mut bias = [0i16; HIDDEN];
+        bias.iter_mut().for_each(|b| *b = rng.gen_range(0..=120));
+        let mut out = [0i16; 2 * HIDDEN];
+        out.iter_mut().for_each(|w| *w = rng.gen_range(-126..=126));
+        Network::from_parts(variant, ft, bias, out, rng.gen_range(-5000..=5000))
     }
 
     /// The transformer's weight row of input `feature`.
@@ -465,29 +477,15 @@ impl AccumulatorStack {
     }
 }
 
-/// A shared network, as the evaluation parameters hold it.
-pub type SharedNetwork = Arc<Network>;
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::variant::{Atomic, Chess};
     use rand::{Rng, SeedableRng};
 
-    /// A network with small random weights (a real net's shape, not its values).
-    pub(crate) fn random_net(variant: VariantKind, seed: u64) -> Network {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| rng.gen_range(-60..=60)).collect();
-        let mut bias = [0i16; HIDDEN];
-        bias.iter_mut().for_each(|b| *b = rng.gen_range(0..=120));
-        let mut out = [0i16; 2 * HIDDEN];
-        out.iter_mut().for_each(|w| *w = rng.gen_range(-126..=126));
-        Network::from_parts(variant, ft, bias, out, rng.gen_range(-5000..=5000))
-    }
-
     #[test]
     fn file_round_trips_and_checks_its_hash() {
-        let net = random_net(VariantKind::Chess, 1);
+        let net = Network::random(VariantKind::Chess, 1);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), FILE_BYTES);
         let name = format!("chess-{}.nnue", net.hash);
@@ -510,7 +508,7 @@ mod tests {
 
     #[test]
     fn colour_flipped_position_scores_the_same_for_the_side_to_move() {
-        let net = random_net(VariantKind::Chess, 2);
+        let net = Network::random(VariantKind::Chess, 2);
         let (a, _) =
             Position::<Chess>::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
                 .expect("fen");
@@ -553,7 +551,7 @@ mod tests {
                 }
             }
         }
-        walk::<Chess>(&random_net(VariantKind::Chess, 3), 4);
-        walk::<Atomic>(&random_net(VariantKind::Atomic, 5), 6);
+        walk::<Chess>(&Network::random(VariantKind::Chess, 3), 4);
+        walk::<Atomic>(&Network::random(VariantKind::Atomic, 5), 6);
     }
 }
