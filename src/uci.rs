@@ -423,6 +423,13 @@ impl Uci {
             };
             self.say(&line);
         }
+        #[cfg(feature = "spsa")]
+        for p in crate::search::params::ALL {
+            self.say(&format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            ));
+        }
         self.say("uciok");
     }
 
@@ -434,6 +441,21 @@ impl Uci {
         let name = args[1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|i| args[i + 1..].join(" "));
         let Some(opt) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
+            #[cfg(feature = "spsa")]
+            if let Some(p) = crate::search::params::ALL
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(&name))
+            {
+                let set = value
+                    .as_deref()
+                    .and_then(|v| v.trim().parse::<i32>().ok())
+                    .ok_or_else(|| format!("{} needs an integer", p.name))
+                    .and_then(|v| p.set(v));
+                if let Err(e) = set {
+                    self.error(&format!("setoption: {e}"));
+                }
+                return;
+            }
             return self.error(&format!("setoption: unknown option '{name}'"));
         };
         let value = value.unwrap_or_default();

@@ -8,6 +8,7 @@
 
 mod node;
 pub mod ordering;
+pub mod params;
 pub mod score;
 pub mod see;
 pub mod timeman;
@@ -227,8 +228,6 @@ struct Ctx<'a> {
     params: &'a EvalParams,
 }
 
-/// Half-width of the first aspiration window, centipawns.
-const ASPIRATION_DELTA: i32 = 25;
 /// Depth from which iterations start with an aspiration window.
 const ASPIRATION_DEPTH: i32 = 4;
 
@@ -550,7 +549,7 @@ impl<V: Variant> Searcher<V> {
         rms: &mut [RootMove],
         ctx: &Ctx,
     ) {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = params::aspiration_delta();
         let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_mate(previous) {
             (
                 (previous - delta).max(-INFINITE),

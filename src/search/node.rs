@@ -12,6 +12,7 @@
 //! step toward a free hill square within two steps of it.
 
 use super::ordering::{is_noisy, piece_to, MovePicker, OrderContext, Previous};
+use super::params as sp;
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
 use super::see::see_ge;
 use super::tt::Bound;
@@ -23,7 +24,6 @@ use crate::moves::{Move, MoveKind};
 use crate::position::{hill, Position};
 use crate::types::Role;
 use crate::variant::{Outcome, Variant};
-use once_cell::sync::Lazy;
 use smallvec::SmallVec;
 
 const NULL_MOVE: bool = true;
@@ -37,42 +37,8 @@ const SINGULAR_EXTENSIONS: bool = true;
 const DELTA_PRUNING: bool = true;
 const HISTORY_PRUNING: bool = true;
 
-/// Delta pruning in quiescence: a capture is skipped when the stand-pat plus the
-/// captured piece plus this margin (centipawns) cannot reach alpha.
-const DELTA_MARGIN: i32 = 150;
 /// Captured-piece values for delta pruning (centipawns, pawn..king).
 const DELTA_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
-/// History pruning: quiet moves whose history score is below
-/// `-HISTORY_PRUNING_MARGIN * depth` are skipped at depth <= `HISTORY_PRUNING_DEPTH`.
-const HISTORY_PRUNING_DEPTH: i32 = 4;
-const HISTORY_PRUNING_MARGIN: i32 = 4096;
-
-/// Singular extensions: the least depth searched, and how much shallower than the
-/// node the stored score may be.
-const SINGULAR_MIN_DEPTH: i32 = 7;
-const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
-/// Margin below the stored score, per ply of depth, that the other moves must stay
-/// under for the hash move to count as singular (centipawns).
-const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
-/// How far below the singular bound the others must fail for a double extension.
-const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-/// Double extensions allowed on one line.
-const MAX_DOUBLE_EXTENSIONS: u8 = 6;
-
-/// Minesweeper: how many plies shallower a chance move's unlikely outcome is
-/// searched than its likely one (see `chance`).
-const CHANCE_PROBE_REDUCTION: i32 = 3;
-
-/// Late-move reduction by depth and move number: `0.75 + ln(d) ln(m) / 2.25`.
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
-        }
-    }
-    t
-});
 
 /// Whether a move with mine probability `p` has two possible outcomes.
 #[inline(always)]
@@ -253,17 +219,22 @@ impl<V: Variant> Searcher<V> {
 
         if !PV && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility pruning: far above beta, a quiet move will not fall below.
-            if REVERSE_FUTILITY && depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta {
+            if REVERSE_FUTILITY
+                && depth <= sp::rfp_depth()
+                && eval - sp::rfp_margin() * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
             // Null-move pruning: if passing still fails high, a real move will too.
             if NULL_MOVE
-                && depth >= 3
+                && depth >= sp::nmp_min_depth()
                 && eval >= beta
                 && !self.stack[si - 1].null
                 && has_non_pawn_material(pos)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = sp::nmp_base()
+                    + depth / sp::nmp_depth_div()
+                    + ((eval - beta) / sp::nmp_eval_div()).min(sp::nmp_eval_max());
                 let mut child = *pos;
                 child.play_null();
                 self.stack[si].piece_to = None;
@@ -282,7 +253,11 @@ impl<V: Variant> Searcher<V> {
         }
         // Internal iterative reduction: without a hash move the ordering is poor;
         // search shallower now, deeper on the next iteration with its move.
-        if INTERNAL_ITERATIVE_REDUCTIONS && tt_move.is_none() && depth >= 4 && excluded.is_none() {
+        if INTERNAL_ITERATIVE_REDUCTIONS
+            && tt_move.is_none()
+            && depth >= sp::iir_depth()
+            && excluded.is_none()
+        {
             depth -= 1;
         }
 
@@ -324,28 +299,39 @@ impl<V: Variant> Searcher<V> {
             // judged like captures (a quiet check may mate).
             if best_score > -MATE_BOUND && !critical {
                 if !noisy && !gives_check {
-                    let lmp_limit = (3 + depth * depth) as usize / (2 - usize::from(improving));
-                    if LATE_MOVE_PRUNING && !PV && depth <= 8 && quiets_tried.len() >= lmp_limit {
+                    let lmp_limit = (sp::lmp_base() + depth * depth) as usize / (2 - usize::from(improving));
+                    if LATE_MOVE_PRUNING && !PV && depth <= sp::lmp_depth() && quiets_tried.len() >= lmp_limit
+                    {
                         continue;
                     }
                     // Futility pruning: a quiet move cannot lift a position this far
                     // below alpha.
-                    if FUTILITY && !in_check && depth <= 6 && eval + 100 + 120 * depth <= alpha {
+                    if FUTILITY
+                        && !in_check
+                        && depth <= sp::futility_depth()
+                        && eval + sp::futility_base() + sp::futility_per_depth() * depth <= alpha
+                    {
                         continue;
                     }
                     // History pruning: a quiet move that has kept failing here and
                     // after this previous move is not worth a shallow search.
                     if HISTORY_PRUNING
                         && !PV
-                        && depth <= HISTORY_PRUNING_DEPTH
-                        && quiet_score < -HISTORY_PRUNING_MARGIN * depth
+                        && depth <= sp::history_pruning_depth()
+                        && quiet_score < -sp::history_pruning_margin() * depth
                     {
                         continue;
                     }
-                    if SEE_PRUNING && depth <= 8 && !see_ge(pos, m, -50 * depth) {
+                    if SEE_PRUNING
+                        && depth <= sp::see_depth()
+                        && !see_ge(pos, m, -sp::see_quiet_margin() * depth)
+                    {
                         continue;
                     }
-                } else if SEE_PRUNING && depth <= 8 && !see_ge(pos, m, -100 * depth) {
+                } else if SEE_PRUNING
+                    && depth <= sp::see_depth()
+                    && !see_ge(pos, m, -sp::see_noisy_margin() * depth)
+                {
                     continue;
                 }
             }
@@ -357,14 +343,14 @@ impl<V: Variant> Searcher<V> {
             // (multi-cut); when the stored score alone beats beta, one ply less.
             let mut extension = i32::from(gives_check);
             if let (true, Some(hit), Some(tt_s)) = (SINGULAR_EXTENSIONS && m == tt_move, tt_hit, tt_score) {
-                if depth >= SINGULAR_MIN_DEPTH
+                if depth >= sp::singular_min_depth()
                     && excluded.is_none()
-                    && hit.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                    && hit.depth >= depth - sp::singular_tt_depth_margin()
                     && hit.bound != Bound::Upper
                     && !is_mate(tt_s)
                     && child.is_some()
                 {
-                    let singular_beta = tt_s - SINGULAR_MARGIN_PER_DEPTH * depth;
+                    let singular_beta = tt_s - sp::singular_margin_per_depth() * depth;
                     self.stack[si].excluded = m;
                     self.keys.pop();
                     let s = self.negamax::<false>(
@@ -384,8 +370,8 @@ impl<V: Variant> Searcher<V> {
                     if s < singular_beta {
                         let doubles = self.stack[si].double_extensions;
                         extension = if !PV
-                            && s < singular_beta - DOUBLE_EXTENSION_MARGIN
-                            && doubles < MAX_DOUBLE_EXTENSIONS
+                            && s < singular_beta - sp::double_extension_margin()
+                            && i32::from(doubles) < sp::max_double_extensions()
                         {
                             2
                         } else {
@@ -410,14 +396,18 @@ impl<V: Variant> Searcher<V> {
                 score = self.search_move::<PV>(pos, m, p, child, alpha, beta, new_depth, ply, ctx);
             } else {
                 let mut reduction = 0;
-                if LATE_MOVE_REDUCTIONS && depth >= 3 && !critical && (!noisy || !see_ge(pos, m, 0)) {
-                    reduction = LMR[depth.min(63) as usize][legal.min(63)];
+                if LATE_MOVE_REDUCTIONS
+                    && depth >= sp::lmr_min_depth()
+                    && !critical
+                    && (!noisy || !see_ge(pos, m, 0))
+                {
+                    reduction = sp::lmr(depth, legal);
                     reduction -= i32::from(PV);
                     reduction += i32::from(!improving);
                     reduction -=
                         i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
                     reduction -= i32::from(gives_check);
-                    reduction -= quiet_score / 8192;
+                    reduction -= quiet_score / sp::lmr_history_div();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = self.search_move::<false>(
@@ -593,7 +583,7 @@ impl<V: Variant> Searcher<V> {
                     let captured = pos
                         .role_at(m.to())
                         .map_or(DELTA_VALUE[0], |r| DELTA_VALUE[r.index()]);
-                    let futility = stand_pat + captured + DELTA_MARGIN;
+                    let futility = stand_pat + captured + sp::delta_margin();
                     if futility <= alpha {
                         best_score = best_score.max(futility);
                         continue;
@@ -658,7 +648,7 @@ impl<V: Variant> Searcher<V> {
     /// (0 < p < 1): the probability-weighted average of its two outcomes
     /// (expectimax).
     ///
-    /// The unlikely outcome is searched first, as a probe `CHANCE_PROBE_REDUCTION`
+    /// The unlikely outcome is searched first, as a probe `chance_probe_reduction`
     /// plies shallower (Ballard's probing idea, "The *-Minimax Search Procedure for
     /// Trees Containing Chance Nodes", 1983, applied as a reduction); its score
     /// fixes the window of the likely outcome exactly: the average lies in
@@ -692,7 +682,7 @@ impl<V: Variant> Searcher<V> {
 
         let mut probe = *pos;
         probe.play_outcome(m, unlikely_mine);
-        let probe_depth = (depth - CHANCE_PROBE_REDUCTION).max(0) + extension(&probe);
+        let probe_depth = (depth - sp::chance_probe_reduction()).max(0) + extension(&probe);
         let raw_probe = -self.negamax::<false>(&probe, -INFINITE, INFINITE, probe_depth, ply + 1, ctx);
         if self.stopped {
             return 0;

@@ -113,7 +113,8 @@ impl Histories {
         depth: i32,
         prev: Previous,
     ) {
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus =
+            (depth * depth * super::params::history_bonus_mul()).min(super::params::history_bonus_max());
         self.apply(side, best.1, bonus, prev);
         for &pt in tried {
             self.apply(side, pt, -bonus, prev);
