@@ -606,11 +606,13 @@ impl<V: Variant> Searcher<V> {
             let new_depth = depth - 1 + i32::from(child.is_some_and(|c| c.in_check()));
             let mut score;
             if first {
-                score = self.search_move::<true>(root, m, p, child, alpha, beta, new_depth, 0, ctx);
+                score = self.search_move::<true>(root, m, p, child, alpha, beta, new_depth, 0, ctx, false);
             } else {
-                score = self.search_move::<false>(root, m, p, child, alpha, alpha + 1, new_depth, 0, ctx);
+                score =
+                    self.search_move::<false>(root, m, p, child, alpha, alpha + 1, new_depth, 0, ctx, true);
                 if score > alpha && !self.stopped {
-                    score = self.search_move::<true>(root, m, p, child, alpha, beta, new_depth, 0, ctx);
+                    score =
+                        self.search_move::<true>(root, m, p, child, alpha, beta, new_depth, 0, ctx, false);
                 }
             }
             rm.nodes += self.nodes - nodes_before;

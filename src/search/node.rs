@@ -7,11 +7,12 @@
 //! null-move pruning with a zugzwang guard, internal iterative reductions, late-move
 //! pruning, futility pruning, history pruning, SEE pruning, check extensions,
 //! singular extensions (with double and negative extensions and multi-cut),
-//! late-move reductions, and delta pruning in quiescence. Variant care: in atomic a move that threatens to explode
+//! late-move reductions (more at expected cut nodes and after a noisy hash move),
+//! ProbCut, and delta pruning in quiescence. Variant care: in atomic a move that threatens to explode
 //! the enemy king is never pruned or reduced; in king of the hill neither is a king
 //! step toward a free hill square within two steps of it.
 
-use super::ordering::{is_noisy, piece_to, MovePicker, OrderContext, Previous};
+use super::ordering::{capture_index, is_noisy, piece_to, MovePicker, OrderContext, Previous};
 use super::params as sp;
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
 use super::see::see_ge;
@@ -36,6 +37,10 @@ const SEE_PRUNING: bool = true;
 const SINGULAR_EXTENSIONS: bool = true;
 const DELTA_PRUNING: bool = true;
 const HISTORY_PRUNING: bool = true;
+const PROBCUT: bool = true;
+
+/// ProbCut: plies by which the capture's verifying search is shallower.
+const PROBCUT_REDUCTION: i32 = 4;
 
 /// Captured-piece values for delta pruning (centipawns, pawn..king).
 const DELTA_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
@@ -149,6 +154,9 @@ impl<V: Variant> Searcher<V> {
     }
 
     /// Principal variation search at `ply` >= 1 (the root is `search_root`).
+    /// `cut_node` marks a non-PV node expected to fail high (Stockfish's `cutNode`:
+    /// the first move of a non-PV node and every late move's reduced search are
+    /// expected cut-offs; their children alternate), where late moves are reduced more.
     pub(super) fn negamax<const PV: bool>(
         &mut self,
         pos: &Position<V>,
@@ -157,6 +165,7 @@ impl<V: Variant> Searcher<V> {
         mut depth: i32,
         ply: usize,
         ctx: &Ctx,
+        cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, true, ctx);
@@ -240,7 +249,8 @@ impl<V: Variant> Searcher<V> {
                 self.stack[si].piece_to = None;
                 self.stack[si].null = true;
                 self.keys.push(key);
-                let score = -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, ctx);
+                let score =
+                    -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, ctx, !cut_node);
                 self.keys.pop();
                 self.stack[si].null = false;
                 if self.stopped {
@@ -248,6 +258,29 @@ impl<V: Variant> Searcher<V> {
                 }
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // ProbCut (Buro 1995, in Stockfish's form): a capture whose reduced search
+        // beats beta by a margin would almost surely beat beta at full depth.
+        if PROBCUT && !PV && !in_check && !is_mate(beta) && excluded.is_none() && depth >= sp::probcut_depth()
+        {
+            let probcut_beta = beta + sp::probcut_margin() - sp::probcut_improving() * i32::from(improving);
+            let table_says_less =
+                matches!((tt_hit, tt_score), (Some(h), Some(s)) if h.depth >= depth - 3 && s < probcut_beta);
+            if !table_says_less {
+                if let Some(s) = self.probcut(
+                    pos,
+                    probcut_beta,
+                    eval,
+                    raw_eval,
+                    tt_move,
+                    depth,
+                    ply,
+                    ctx,
+                    cut_node,
+                ) {
+                    return s;
                 }
             }
         }
@@ -273,6 +306,8 @@ impl<V: Variant> Searcher<V> {
         let mut best_move = Move::NONE;
         let mut legal = 0usize;
         let mut quiets_tried: SmallVec<[usize; 64]> = SmallVec::new();
+        let mut noisy_tried: SmallVec<[usize; 32]> = SmallVec::new();
+        let tt_noisy = tt_move.is_some() && is_noisy(pos, tt_move);
         self.stack[si + 1].killers = [Move::NONE; 2];
         self.keys.push(key);
         while let Some(m) = picker.next_move() {
@@ -360,6 +395,7 @@ impl<V: Variant> Searcher<V> {
                         (depth - 1) / 2,
                         ply,
                         ctx,
+                        cut_node,
                     );
                     self.keys.push(key);
                     self.stack[si].excluded = Move::NONE;
@@ -393,7 +429,8 @@ impl<V: Variant> Searcher<V> {
             let new_depth = depth - 1 + extension;
             let mut score;
             if legal == 1 {
-                score = self.search_move::<PV>(pos, m, p, child, alpha, beta, new_depth, ply, ctx);
+                let cut = !PV && !cut_node;
+                score = self.search_move::<PV>(pos, m, p, child, alpha, beta, new_depth, ply, ctx, cut);
             } else {
                 let mut reduction = 0;
                 if LATE_MOVE_REDUCTIONS
@@ -408,6 +445,8 @@ impl<V: Variant> Searcher<V> {
                         i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
                     reduction -= i32::from(gives_check);
                     reduction -= quiet_score / sp::lmr_history_div();
+                    reduction += sp::lmr_cut_node() * i32::from(cut_node);
+                    reduction += i32::from(tt_noisy && !noisy);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = self.search_move::<false>(
@@ -420,13 +459,25 @@ impl<V: Variant> Searcher<V> {
                     new_depth - reduction,
                     ply,
                     ctx,
+                    reduction > 0 || !cut_node,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score =
-                        self.search_move::<false>(pos, m, p, child, alpha, alpha + 1, new_depth, ply, ctx);
+                    score = self.search_move::<false>(
+                        pos,
+                        m,
+                        p,
+                        child,
+                        alpha,
+                        alpha + 1,
+                        new_depth,
+                        ply,
+                        ctx,
+                        !cut_node,
+                    );
                 }
                 if PV && score > alpha && score < beta && !self.stopped {
-                    score = self.search_move::<true>(pos, m, p, child, alpha, beta, new_depth, ply, ctx);
+                    score =
+                        self.search_move::<true>(pos, m, p, child, alpha, beta, new_depth, ply, ctx, false);
                 }
             }
             if self.stopped {
@@ -452,11 +503,15 @@ impl<V: Variant> Searcher<V> {
                             self.histories
                                 .update_quiets(side, (m, pt), &quiets_tried, depth, prev);
                         }
+                        let best = noisy.then(|| capture_index(pos, m));
+                        self.histories.update_captures(best, &noisy_tried, depth);
                         break;
                     }
                 }
             }
-            if !noisy {
+            if noisy {
+                noisy_tried.push(capture_index(pos, m));
+            } else {
                 quiets_tried.push(pt);
             }
         }
@@ -565,7 +620,7 @@ impl<V: Variant> Searcher<V> {
                     continue;
                 }
                 // Only check evasions onto fogged squares get here.
-                self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx)
+                self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx, false)
             } else {
                 let child = play_certain(pos, m, p);
                 if !in_check && !is_noisy(pos, m) && !child.in_check() {
@@ -620,9 +675,73 @@ impl<V: Variant> Searcher<V> {
         best_score
     }
 
+    /// ProbCut's search at a non-PV node (see `negamax`): the captures whose SEE could
+    /// reach `probcut_beta` from `eval`, each tried by quiescence and, if that holds,
+    /// by a search `PROBCUT_REDUCTION` plies shallower in the zero window at
+    /// `probcut_beta`. Returns the score of the first that holds (stored in the table
+    /// as a lower bound), or `None`.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &Position<V>,
+        probcut_beta: i32,
+        eval: i32,
+        raw_eval: i32,
+        tt_move: Move,
+        depth: i32,
+        ply: usize,
+        ctx: &Ctx,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let si = ply + STACK_OFFSET;
+        let key = pos.key();
+        let order = OrderContext {
+            tt_move,
+            ..OrderContext::default()
+        };
+        let mut picker = MovePicker::new(pos, GenType::Noisy, &order, &self.histories);
+        let probe_depth = depth - PROBCUT_REDUCTION;
+        while let Some(m) = picker.next_move() {
+            if !pos.is_legal(m) || !see_ge(pos, m, probcut_beta - eval) {
+                continue;
+            }
+            let p = self.mine_probability(pos, m);
+            if is_chance(p) {
+                continue;
+            }
+            let child = play_certain(pos, m, p);
+            self.stack[si].piece_to = Some(piece_to(pos, m));
+            self.keys.push(key);
+            let mut s = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1, false, ctx);
+            if s >= probcut_beta && !self.stopped {
+                s = -self.negamax::<false>(
+                    &child,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    probe_depth,
+                    ply + 1,
+                    ctx,
+                    !cut_node,
+                );
+            }
+            self.keys.pop();
+            if self.stopped {
+                return Some(0);
+            }
+            if s >= probcut_beta {
+                ctx.shared
+                    .tt
+                    .store(key, m, to_tt(s, ply), raw_eval, probe_depth + 1, Bound::Lower);
+                return Some(s);
+            }
+        }
+        None
+    }
+
     /// The score of move `m` (mine probability `p`, `child` the position after it
     /// when its outcome is certain) for the side to move at `ply`, searched to
-    /// `depth` in the window (alpha, beta): a plain child search, or a chance node.
+    /// `depth` in the window (alpha, beta): a plain child search, or a chance node;
+    /// `cut_node` is the child's node type (see `negamax`).
     /// The check extension of a chance move is decided per outcome.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -637,10 +756,11 @@ impl<V: Variant> Searcher<V> {
         depth: i32,
         ply: usize,
         ctx: &Ctx,
+        cut_node: bool,
     ) -> i32 {
         match child {
-            Some(child) => -self.negamax::<PV>(child, -beta, -alpha, depth, ply + 1, ctx),
-            None => self.chance::<PV>(pos, m, p, alpha, beta, depth, ply, ctx),
+            Some(child) => -self.negamax::<PV>(child, -beta, -alpha, depth, ply + 1, ctx, cut_node),
+            None => self.chance::<PV>(pos, m, p, alpha, beta, depth, ply, ctx, cut_node),
         }
     }
 
@@ -672,6 +792,7 @@ impl<V: Variant> Searcher<V> {
         depth: i32,
         ply: usize,
         ctx: &Ctx,
+        cut_node: bool,
     ) -> i32 {
         let win = WIN_CLAMP as f64;
         let p = p as f64;
@@ -683,7 +804,7 @@ impl<V: Variant> Searcher<V> {
         let mut probe = *pos;
         probe.play_outcome(m, unlikely_mine);
         let probe_depth = (depth - sp::chance_probe_reduction()).max(0) + extension(&probe);
-        let raw_probe = -self.negamax::<false>(&probe, -INFINITE, INFINITE, probe_depth, ply + 1, ctx);
+        let raw_probe = -self.negamax::<false>(&probe, -INFINITE, INFINITE, probe_depth, ply + 1, ctx, false);
         if self.stopped {
             return 0;
         }
@@ -702,7 +823,7 @@ impl<V: Variant> Searcher<V> {
         let mut likely = *pos;
         likely.play_outcome(m, !unlikely_mine);
         let likely_depth = depth + extension(&likely);
-        let raw_likely = -self.negamax::<PV>(&likely, -hi, -lo, likely_depth, ply + 1, ctx);
+        let raw_likely = -self.negamax::<PV>(&likely, -hi, -lo, likely_depth, ply + 1, ctx, cut_node);
         if self.stopped {
             return 0;
         }

@@ -4,7 +4,8 @@
 //! gain (MVV-LVA in chess, the blast balance in atomic), those losing material by
 //! SEE after the quiet moves; the two killer moves of the ply and the countermove
 //! of the previous move; then quiet moves by history (Schaeffer's history heuristic)
-//! plus continuation histories one and two plies back (as in Stockfish). Moves are
+//! plus continuation histories one and two plies back (as in Stockfish). Captures of
+//! about equal gain are ordered by capture history (as in Stockfish). Moves are
 //! scored once and picked by selection, so an early cut-off costs no full sort.
 
 use crate::bitboard::BitBoard;
@@ -25,6 +26,9 @@ const GOOD_NOISY: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const COUNTER: i32 = KILLER - 2;
 const BAD_NOISY: i32 = -(1 << 28);
+/// A noisy move's gain (centipawns) is multiplied by this before its capture history
+/// (at most +-[`HISTORY_MAX`]) is added.
+const NOISY_GAIN_SCALE: i32 = 16;
 /// History scores stay within +-HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -54,6 +58,24 @@ pub struct Histories {
     counter: Box<[Move; PIECE_TO]>,
     /// Continuation history: score of a (piece, destination) after a previous one.
     continuation: Vec<i16>,
+    /// Capture history (as in Stockfish): score of a noisy move by (piece,
+    /// destination) and captured role, index [`capture_index`].
+    capture: Vec<i16>,
+}
+
+/// Slots per (piece, destination) in the capture history: the captured role, or the
+/// last slot for a promotion that captures nothing.
+const CAPTURE_SLOTS: usize = 7;
+
+/// The capture-history index of noisy `m` in `pos` (before it is played).
+#[inline(always)]
+pub fn capture_index<V: Variant>(pos: &Position<V>, m: Move) -> usize {
+    let victim = if m.kind() == MoveKind::EnPassant {
+        Role::Pawn.index()
+    } else {
+        pos.role_at(m.to()).map_or(CAPTURE_SLOTS - 1, |r| r.index())
+    };
+    piece_to(pos, m) * CAPTURE_SLOTS + victim
 }
 
 impl Default for Histories {
@@ -62,6 +84,7 @@ impl Default for Histories {
             quiet: Box::new([[0; PIECE_TO]; 2]),
             counter: Box::new([Move::NONE; PIECE_TO]),
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            capture: vec![0; PIECE_TO * CAPTURE_SLOTS],
         }
     }
 }
@@ -82,6 +105,26 @@ impl Histories {
         *self.quiet = [[0; PIECE_TO]; 2];
         *self.counter = [Move::NONE; PIECE_TO];
         self.continuation.iter_mut().for_each(|v| *v = 0);
+        self.capture.iter_mut().for_each(|v| *v = 0);
+    }
+
+    /// The capture-history score of a noisy move (index from [`capture_index`]).
+    #[inline(always)]
+    pub fn capture_score(&self, index: usize) -> i32 {
+        self.capture[index] as i32
+    }
+
+    /// After a cut-off: rewards the noisy `best` (a capture-history index) if the
+    /// cut-off was a noisy move's, and punishes the noisy moves tried before it, by
+    /// the same depth-scaled amount as quiet moves get.
+    pub fn update_captures(&mut self, best: Option<usize>, tried: &[usize], depth: i32) {
+        let bonus = history_bonus(depth);
+        if let Some(i) = best {
+            gravity(&mut self.capture[i], bonus);
+        }
+        for &i in tried {
+            gravity(&mut self.capture[i], -bonus);
+        }
     }
 
     /// The ordering score of quiet `pt` (a piece-to index) for `side` after `prev`.
@@ -113,8 +156,7 @@ impl Histories {
         depth: i32,
         prev: Previous,
     ) {
-        let bonus =
-            (depth * depth * super::params::history_bonus_mul()).min(super::params::history_bonus_max());
+        let bonus = history_bonus(depth);
         self.apply(side, best.1, bonus, prev);
         for &pt in tried {
             self.apply(side, pt, -bonus, prev);
@@ -130,6 +172,12 @@ impl Histories {
             gravity(&mut self.continuation[p * PIECE_TO + pt], bonus);
         }
     }
+}
+
+/// The history bonus of a cut-off at `depth` (plies).
+#[inline(always)]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * super::params::history_bonus_mul()).min(super::params::history_bonus_max())
 }
 
 /// The expected material gain of the noisy move `m` (centipawns, for ordering).
@@ -206,7 +254,10 @@ impl MovePicker {
                 if m == ctx.tt_move {
                     TT_MOVE
                 } else if is_noisy(pos, m) {
-                    let gain = noisy_gain(pos, m);
+                    // The gain dominates; the capture history orders captures
+                    // of about equal gain.
+                    let gain = noisy_gain(pos, m) * NOISY_GAIN_SCALE
+                        + histories.capture_score(capture_index(pos, m));
                     if see_ge(pos, m, 0) {
                         GOOD_NOISY + gain
                     } else {

@@ -158,6 +158,14 @@ search_params! {
     lmr_divisor = 225, 150..=350;
     /// Late-move reductions: one ply less per this much quiet history.
     lmr_history_div = 8192, 2000..=16000;
+    /// Late-move reductions: extra plies at expected cut nodes.
+    lmr_cut_node = 1, 0..=3;
+    /// ProbCut: least depth (plies).
+    probcut_depth = 5, 3..=8;
+    /// ProbCut: margin above beta (centipawns).
+    probcut_margin = 200, 80..=400;
+    /// ProbCut: margin taken off when the evaluation is improving (centipawns).
+    probcut_improving = 50, 0..=150;
     /// Quiescence delta pruning: margin above the captured piece (centipawns).
     delta_margin = 150, 50..=400;
     /// Minesweeper: plies by which a chance move's unlikely outcome is searched
