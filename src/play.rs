@@ -31,9 +31,11 @@ use std::any::Any;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-/// What minesweeper's markers on empty squares mean (`board_diagram`).
-const MINE_LEGEND: &str = "Legend: ? fog (may hide a mine)   - swept fog   * discovered mine   \
-                           . cleared, no mine next to it   1-8 mines next to it";
+/// What minesweeper's markers on empty squares mean (`board_diagram`), two lines
+/// that fit an 80-column terminal.
+const MINE_LEGEND: &str =
+    "Legend: ? fog (may hide a mine)   - swept fog (no mine)   * discovered mine\n        \
+                           . cleared, no mine next to it   1-8 cleared, mines next to it";
 
 /// How the game is set up.
 #[derive(Clone, Debug)]
@@ -52,6 +54,14 @@ pub struct PlaySettings {
     pub fen: Option<String>,
     /// Where to write the game's PGN when it ends (or the person quits).
     pub pgn: Option<std::path::PathBuf>,
+}
+
+/// A seed from the system clock (nanoseconds since 1970), for a new mine layout in
+/// every game a person starts without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
 }
 
 /// Runs a game, reading moves from `input` and writing to `out`.
@@ -90,7 +100,7 @@ where
     let params = default_params(V::KIND);
     writeln!(
         out,
-        "Sapper {} at level {}. You play {}. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'pgn [FILE]' prints or writes the game, 'quit' ends.",
+        "Sapper {} at level {}. You play {}: upper case letters are White's pieces, lower case Black's. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'pgn [FILE]' prints or writes the game, 'quit' ends.",
         V::NAME,
         skill.level(),
         if settings.human == Color::White { "White" } else { "Black" },
@@ -108,6 +118,7 @@ where
         if V::MINES {
             writeln!(out, "{MINE_LEGEND}").map_err(io)?;
             if let Some(public) = (&shown.position as &dyn Any).downcast_ref::<Position<Minesweeper>>() {
+                writeln!(out, "{}", mines_left(public.state())).map_err(io)?;
                 write!(out, "{}", probability_grid(public)).map_err(io)?;
             }
         }
@@ -122,9 +133,18 @@ where
                 Outcome::Decisive { winner } if winner == settings.human => "You win".to_string(),
                 Outcome::Decisive { .. } => "Sapper wins".to_string(),
             };
-            writeln!(out, "{text} ({reason}).").map_err(io)?;
+            writeln!(out, "Game over: {text} ({reason}).").map_err(io)?;
         }
         let finished = result.is_some();
+        if !finished {
+            let stm = game.position.side_to_move();
+            let who = if stm == settings.human {
+                "you"
+            } else {
+                "Sapper is thinking"
+            };
+            writeln!(out, "{} to move ({who}).", color_name(stm)).map_err(io)?;
+        }
         let m = if finished {
             None
         } else if game.position.side_to_move() == settings.human {
@@ -150,9 +170,10 @@ where
                 &mut Silent,
             );
             let m = skill.pick(&result.lines, rng).unwrap_or(result.best);
+            // The search scores from the side to move's point of view: Sapper's.
             writeln!(
                 out,
-                "Sapper plays {} ({}), eval {}",
+                "Sapper plays {} ({}); its evaluation: {} for Sapper",
                 san(&game.position, m),
                 m,
                 score::human(result.score)
@@ -164,6 +185,17 @@ where
             if let Some(path) = &settings.pgn {
                 std::fs::write(path, pgn(&game, &names)).map_err(|e| format!("{}: {e}", path.display()))?;
                 writeln!(out, "PGN written to {}.", path.display()).map_err(io)?;
+            } else if !game.moves.is_empty() {
+                writeln!(out, "(--pgn FILE writes a game's PGN when it ends.)").map_err(io)?;
+            }
+            if V::MINES && settings.fen.is_none() {
+                // Told only now: the seed gives the layout away.
+                writeln!(
+                    out,
+                    "Mine layout seed {}: --seed {} plays this layout again.",
+                    settings.seed, settings.seed
+                )
+                .map_err(io)?;
             }
             return Ok(());
         };
@@ -190,10 +222,19 @@ fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, 
     let mut events = Vec::new();
     let captured = before.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
     if V::EXPLOSIONS && captured {
-        let gone: Vec<String> = (before.occupied() & !after.occupied())
-            .squares()
-            .filter_map(|sq| before.piece_at(sq).map(|p| format!("{} ({sq})", piece_name(p))))
-            .collect();
+        // The capturing piece first (it stood on its origin square), then the others
+        // on their squares: the captured piece and its neighbours (RULES.md atomic 1).
+        let mut gone = Vec::new();
+        if let Some(p) = before.piece_at(m.from()) {
+            gone.push(format!("the capturing {} (from {})", piece_name(p), m.from()));
+        }
+        let removed = before.occupied() & !after.occupied();
+        gone.extend(
+            removed
+                .squares()
+                .filter(|&sq| sq != m.from())
+                .filter_map(|sq| before.piece_at(sq).map(|p| format!("{} ({sq})", piece_name(p)))),
+        );
         events.push(format!("Explosion on {} removes {}.", m.to(), gone.join(", ")));
     }
     let (Some(b), Some(a)) = (
@@ -239,6 +280,25 @@ fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, 
     events
 }
 
+/// "White", "Black".
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The mine counter in words: `Mines on the board: 4 (1 discovered, 3 hidden).`
+/// The counter counts discovered mines too (RULES.md minesweeper 3).
+fn mines_left(st: &crate::minesweeper::MineState) -> String {
+    let discovered = st.discovered().count_ones();
+    let hidden = u32::from(st.counter()).saturating_sub(discovered);
+    format!(
+        "Mines on the board: {} ({discovered} discovered, {hidden} hidden in the fog).",
+        st.counter()
+    )
+}
+
 /// "white knight", "black pawn".
 fn piece_name(p: Piece) -> String {
     let color = if p.color == Color::White { "white" } else { "black" };
@@ -262,7 +322,7 @@ fn probability_grid(public: &Position<Minesweeper>) -> String {
         return String::new();
     }
     let inference = public.mine_inference();
-    let mut s = String::from("Mine probability on the fog, percent:\n");
+    let mut s = String::from("Mine probability on the fog, percent (. not fog, - swept, * mine):\n");
     for row in (0..4).rev() {
         s.push_str(&format!("  {:>2}", row + 4));
         for file in 0..8 {
@@ -358,6 +418,8 @@ fn read_move<V: Variant>(
         out.flush().map_err(io)?;
         let mut line = String::new();
         if input.read_line(&mut line).map_err(io)? == 0 {
+            // End of input: no newline was typed after the prompt.
+            writeln!(out).map_err(io)?;
             return Ok(None);
         }
         let text = line.trim();

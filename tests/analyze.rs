@@ -185,6 +185,15 @@ fn a_draw_by_rule_is_said_before_the_search() {
 }
 
 #[test]
+fn a_draw_by_rule_without_a_depth_is_searched_one_ply_only() {
+    // Bare kings in atomic: every line scores 0, so no 127 identical iterations.
+    let stdout = ok(&["-v", "atomic", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
+    assert!(stdout.contains("Limit:   depth 1 or 3000 ms"), "{stdout}");
+    assert!(field(&stdout, "Best move:").contains("depth 1,"), "{stdout}");
+    assert!(!stdout.contains("\n  2/"), "{stdout}");
+}
+
+#[test]
 fn a_forced_move_is_still_analysed_to_the_limit() {
     // One legal move (Kb1); under a time limit the search still goes deeper than one ply.
     let out = ok(&["--fen", "7k/8/8/8/8/8/6r1/K7 w - - 0 1", "--movetime", "300"]);
