@@ -98,15 +98,14 @@ where
     let shared = SearchShared::new(Arc::new(TranspositionTable::new(64)));
     let mut searcher = Searcher::<V>::new();
     let params = default_params(V::KIND);
-    writeln!(
-        out,
+    let intro = format!(
         "Sapper {} at level {}. You play {}: upper case letters are White's pieces, lower case Black's. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'pgn [FILE]' prints or writes the game, 'quit' ends.",
         V::NAME,
         skill.level(),
         if settings.human == Color::White { "White" } else { "Black" },
         if V::MINES { ", e4e4 saps the square in front of the pawn on e4" } else { "" }
-    )
-    .map_err(io)?;
+    );
+    writeln!(out, "{}", wrap(&intro, WIDTH)).map_err(io)?;
     let names = if settings.human == Color::White {
         ("You".to_string(), format!("Sapper level {}", skill.level()))
     } else {
@@ -170,13 +169,12 @@ where
                 &mut Silent,
             );
             let m = skill.pick(&result.lines, rng).unwrap_or(result.best);
-            // The search scores from the side to move's point of view: Sapper's.
             writeln!(
                 out,
-                "Sapper plays {} ({}); its evaluation: {} for Sapper",
+                "Sapper plays {} ({}); {}.",
                 san(&game.position, m),
                 m,
-                score::human(result.score)
+                evaluation_words(result.score)
             )
             .map_err(io)?;
             Some(m)
@@ -202,7 +200,7 @@ where
         let before = game.position;
         game.play(m);
         for line in move_events(&before, &game.position, m) {
-            writeln!(out, "{line}").map_err(io)?;
+            writeln!(out, "{}", wrap(&line, WIDTH)).map_err(io)?;
         }
     }
 }
@@ -272,12 +270,61 @@ fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, 
             .filter(|i| found & 1 << i != 0)
             .map(|i| zone_square(i).to_string())
             .collect();
-        events.push(format!("Mine discovered on {}.", squares.join(", ")));
+        let noun = if squares.len() == 1 { "Mine" } else { "Mines" };
+        // A landing lifts the fog from its square's ring (RULES.md minesweeper 4).
+        let around = if m.kind() == MoveKind::Sapper {
+            String::new()
+        } else {
+            format!(", in the fog lifted around {}", m.to())
+        };
+        events.push(format!("{noun} discovered on {}{around}.", squares.join(", ")));
     }
     if bs.fog() != 0 && st.fog() == 0 {
         events.push("Every mine on the board is found: the fog lifts.".to_string());
     }
     events
+}
+
+/// Sapper's verdict on its move in words. The search scores from the side to move's
+/// point of view, which is Sapper's; a mate score is a won or lost game in every
+/// variant (checkmate, an exploded king, a king on the hill).
+fn evaluation_words(score: i32) -> String {
+    use crate::search::score::{MATE, MATE_BOUND};
+    let moves = |n: i32| {
+        if n == 1 {
+            "1 move".to_string()
+        } else {
+            format!("{n} moves")
+        }
+    };
+    if score >= MATE_BOUND {
+        format!("it expects to win in {}", moves((MATE - score + 1) / 2))
+    } else if score <= -MATE_BOUND {
+        format!("it expects to lose in {}", moves((MATE + score) / 2))
+    } else {
+        format!("its evaluation: {} pawns for Sapper", score::human(score))
+    }
+}
+
+/// The width text is wrapped to: an 80-column terminal.
+const WIDTH: usize = 80;
+
+/// `text` wrapped at spaces into lines of at most `width` characters (a longer word
+/// stays whole on its own line).
+fn wrap(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.join("\n")
 }
 
 /// "White", "Black".
@@ -445,6 +492,26 @@ fn read_move<V: Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_wraps_at_spaces_within_the_width() {
+        let text = "Explosion on f2 removes the capturing black bishop (from c5), white king (e1)";
+        let wrapped = wrap(text, 30);
+        assert!(wrapped.lines().all(|l| l.chars().count() <= 30), "{wrapped}");
+        assert_eq!(wrapped.replace('\n', " "), text);
+        assert_eq!(wrap("short", 30), "short");
+        // A word longer than the width is kept whole.
+        assert_eq!(wrap("a abcdefghij b", 5), "a\nabcdefghij\nb");
+    }
+
+    #[test]
+    fn sapper_says_its_evaluation_from_its_own_side() {
+        use crate::search::score::{mate_in, mated_in};
+        assert_eq!(evaluation_words(54), "its evaluation: +0.54 pawns for Sapper");
+        assert_eq!(evaluation_words(mate_in(1)), "it expects to win in 1 move");
+        assert_eq!(evaluation_words(mate_in(5)), "it expects to win in 3 moves");
+        assert_eq!(evaluation_words(mated_in(4)), "it expects to lose in 2 moves");
+    }
 
     #[test]
     fn pgn_dates_are_civil_dates() {
