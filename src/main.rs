@@ -45,9 +45,10 @@ enum Command {
         /// Sapper's thinking time per move, milliseconds.
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
-        /// Seed of the mine layout and of the weaker levels' choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed of the mine layout and of the weaker levels' choices (default: from
+        /// the clock, so each game gets a new layout; told when the game ends).
+        #[arg(long)]
+        seed: Option<u64>,
         /// Start from this FEN (minesweeper: full-information form).
         #[arg(long)]
         fen: Option<String>,
@@ -359,7 +360,7 @@ fn main() -> ExitCode {
                 },
                 level,
                 movetime,
-                seed,
+                seed: seed.unwrap_or_else(play::clock_seed),
                 fen,
                 pgn,
             };

@@ -31,9 +31,11 @@ use std::any::Any;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-/// What minesweeper's markers on empty squares mean (`board_diagram`).
-const MINE_LEGEND: &str = "Legend: ? fog (may hide a mine)   - swept fog   * discovered mine   \
-                           . cleared, no mine next to it   1-8 mines next to it";
+/// What minesweeper's markers on empty squares mean (`board_diagram`), two lines
+/// that fit an 80-column terminal.
+const MINE_LEGEND: &str =
+    "Legend: ? fog (may hide a mine)   - swept fog (no mine)   * discovered mine\n        \
+                           . cleared, no mine next to it   1-8 cleared, mines next to it";
 
 /// How the game is set up.
 #[derive(Clone, Debug)]
@@ -52,6 +54,14 @@ pub struct PlaySettings {
     pub fen: Option<String>,
     /// Where to write the game's PGN when it ends (or the person quits).
     pub pgn: Option<std::path::PathBuf>,
+}
+
+/// A seed from the system clock (nanoseconds since 1970), for a new mine layout in
+/// every game a person starts without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
 }
 
 /// Runs a game, reading moves from `input` and writing to `out`.
@@ -88,15 +98,14 @@ where
     let shared = SearchShared::new(Arc::new(TranspositionTable::new(64)));
     let mut searcher = Searcher::<V>::new();
     let params = default_params(V::KIND);
-    writeln!(
-        out,
-        "Sapper {} at level {}. You play {}. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'pgn [FILE]' prints or writes the game, 'quit' ends.",
+    let intro = format!(
+        "Sapper {} at level {}. You play {}: upper case letters are White's pieces, lower case Black's. Moves in SAN or UCI form (Nf3 or g1f3, e8=Q or e7e8q{}); 'moves' lists them, 'pgn [FILE]' prints or writes the game, 'quit' ends.",
         V::NAME,
         skill.level(),
         if settings.human == Color::White { "White" } else { "Black" },
         if V::MINES { ", e4e4 saps the square in front of the pawn on e4" } else { "" }
-    )
-    .map_err(io)?;
+    );
+    writeln!(out, "{}", wrap(&intro, WIDTH)).map_err(io)?;
     let names = if settings.human == Color::White {
         ("You".to_string(), format!("Sapper level {}", skill.level()))
     } else {
@@ -108,6 +117,7 @@ where
         if V::MINES {
             writeln!(out, "{MINE_LEGEND}").map_err(io)?;
             if let Some(public) = (&shown.position as &dyn Any).downcast_ref::<Position<Minesweeper>>() {
+                writeln!(out, "{}", mines_left(public.state())).map_err(io)?;
                 write!(out, "{}", probability_grid(public)).map_err(io)?;
             }
         }
@@ -122,9 +132,18 @@ where
                 Outcome::Decisive { winner } if winner == settings.human => "You win".to_string(),
                 Outcome::Decisive { .. } => "Sapper wins".to_string(),
             };
-            writeln!(out, "{text} ({reason}).").map_err(io)?;
+            writeln!(out, "Game over: {text} ({reason}).").map_err(io)?;
         }
         let finished = result.is_some();
+        if !finished {
+            let stm = game.position.side_to_move();
+            let who = if stm == settings.human {
+                "you"
+            } else {
+                "Sapper is thinking"
+            };
+            writeln!(out, "{} to move ({who}).", color_name(stm)).map_err(io)?;
+        }
         let m = if finished {
             None
         } else if game.position.side_to_move() == settings.human {
@@ -152,10 +171,10 @@ where
             let m = skill.pick(&result.lines, rng).unwrap_or(result.best);
             writeln!(
                 out,
-                "Sapper plays {} ({}), eval {}",
+                "Sapper plays {} ({}); {}.",
                 san(&game.position, m),
                 m,
-                score::human(result.score)
+                evaluation_words(result.score)
             )
             .map_err(io)?;
             Some(m)
@@ -164,13 +183,24 @@ where
             if let Some(path) = &settings.pgn {
                 std::fs::write(path, pgn(&game, &names)).map_err(|e| format!("{}: {e}", path.display()))?;
                 writeln!(out, "PGN written to {}.", path.display()).map_err(io)?;
+            } else if !game.moves.is_empty() {
+                writeln!(out, "(--pgn FILE writes a game's PGN when it ends.)").map_err(io)?;
+            }
+            if V::MINES && settings.fen.is_none() {
+                // Told only now: the seed gives the layout away.
+                writeln!(
+                    out,
+                    "Mine layout seed {}: --seed {} plays this layout again.",
+                    settings.seed, settings.seed
+                )
+                .map_err(io)?;
             }
             return Ok(());
         };
         let before = game.position;
         game.play(m);
         for line in move_events(&before, &game.position, m) {
-            writeln!(out, "{line}").map_err(io)?;
+            writeln!(out, "{}", wrap(&line, WIDTH)).map_err(io)?;
         }
     }
 }
@@ -190,10 +220,19 @@ fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, 
     let mut events = Vec::new();
     let captured = before.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
     if V::EXPLOSIONS && captured {
-        let gone: Vec<String> = (before.occupied() & !after.occupied())
-            .squares()
-            .filter_map(|sq| before.piece_at(sq).map(|p| format!("{} ({sq})", piece_name(p))))
-            .collect();
+        // The capturing piece first (it stood on its origin square), then the others
+        // on their squares: the captured piece and its neighbours (RULES.md atomic 1).
+        let mut gone = Vec::new();
+        if let Some(p) = before.piece_at(m.from()) {
+            gone.push(format!("the capturing {} (from {})", piece_name(p), m.from()));
+        }
+        let removed = before.occupied() & !after.occupied();
+        gone.extend(
+            removed
+                .squares()
+                .filter(|&sq| sq != m.from())
+                .filter_map(|sq| before.piece_at(sq).map(|p| format!("{} ({sq})", piece_name(p)))),
+        );
         events.push(format!("Explosion on {} removes {}.", m.to(), gone.join(", ")));
     }
     let (Some(b), Some(a)) = (
@@ -231,12 +270,80 @@ fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, 
             .filter(|i| found & 1 << i != 0)
             .map(|i| zone_square(i).to_string())
             .collect();
-        events.push(format!("Mine discovered on {}.", squares.join(", ")));
+        let noun = if squares.len() == 1 { "Mine" } else { "Mines" };
+        // A landing lifts the fog from its square's ring (RULES.md minesweeper 4).
+        let around = if m.kind() == MoveKind::Sapper {
+            String::new()
+        } else {
+            format!(", in the fog lifted around {}", m.to())
+        };
+        events.push(format!("{noun} discovered on {}{around}.", squares.join(", ")));
     }
     if bs.fog() != 0 && st.fog() == 0 {
         events.push("Every mine on the board is found: the fog lifts.".to_string());
     }
     events
+}
+
+/// Sapper's verdict on its move in words. The search scores from the side to move's
+/// point of view, which is Sapper's; a mate score is a won or lost game in every
+/// variant (checkmate, an exploded king, a king on the hill).
+fn evaluation_words(score: i32) -> String {
+    use crate::search::score::{MATE, MATE_BOUND};
+    let moves = |n: i32| {
+        if n == 1 {
+            "1 move".to_string()
+        } else {
+            format!("{n} moves")
+        }
+    };
+    if score >= MATE_BOUND {
+        format!("it expects to win in {}", moves((MATE - score + 1) / 2))
+    } else if score <= -MATE_BOUND {
+        format!("it expects to lose in {}", moves((MATE + score) / 2))
+    } else {
+        format!("its evaluation: {} pawns for Sapper", score::human(score))
+    }
+}
+
+/// The width text is wrapped to: an 80-column terminal.
+const WIDTH: usize = 80;
+
+/// `text` wrapped at spaces into lines of at most `width` characters (a longer word
+/// stays whole on its own line).
+fn wrap(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+/// "White", "Black".
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The mine counter in words: `Mines on the board: 4 (1 discovered, 3 hidden).`
+/// The counter counts discovered mines too (RULES.md minesweeper 3).
+fn mines_left(st: &crate::minesweeper::MineState) -> String {
+    let discovered = st.discovered().count_ones();
+    let hidden = u32::from(st.counter()).saturating_sub(discovered);
+    format!(
+        "Mines on the board: {} ({discovered} discovered, {hidden} hidden in the fog).",
+        st.counter()
+    )
 }
 
 /// "white knight", "black pawn".
@@ -262,7 +369,7 @@ fn probability_grid(public: &Position<Minesweeper>) -> String {
         return String::new();
     }
     let inference = public.mine_inference();
-    let mut s = String::from("Mine probability on the fog, percent:\n");
+    let mut s = String::from("Mine probability on the fog, percent (. not fog, - swept, * mine):\n");
     for row in (0..4).rev() {
         s.push_str(&format!("  {:>2}", row + 4));
         for file in 0..8 {
@@ -358,6 +465,8 @@ fn read_move<V: Variant>(
         out.flush().map_err(io)?;
         let mut line = String::new();
         if input.read_line(&mut line).map_err(io)? == 0 {
+            // End of input: no newline was typed after the prompt.
+            writeln!(out).map_err(io)?;
             return Ok(None);
         }
         let text = line.trim();
@@ -383,6 +492,26 @@ fn read_move<V: Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_wraps_at_spaces_within_the_width() {
+        let text = "Explosion on f2 removes the capturing black bishop (from c5), white king (e1)";
+        let wrapped = wrap(text, 30);
+        assert!(wrapped.lines().all(|l| l.chars().count() <= 30), "{wrapped}");
+        assert_eq!(wrapped.replace('\n', " "), text);
+        assert_eq!(wrap("short", 30), "short");
+        // A word longer than the width is kept whole.
+        assert_eq!(wrap("a abcdefghij b", 5), "a\nabcdefghij\nb");
+    }
+
+    #[test]
+    fn sapper_says_its_evaluation_from_its_own_side() {
+        use crate::search::score::{mate_in, mated_in};
+        assert_eq!(evaluation_words(54), "its evaluation: +0.54 pawns for Sapper");
+        assert_eq!(evaluation_words(mate_in(1)), "it expects to win in 1 move");
+        assert_eq!(evaluation_words(mate_in(5)), "it expects to win in 3 moves");
+        assert_eq!(evaluation_words(mated_in(4)), "it expects to lose in 2 moves");
+    }
 
     #[test]
     fn pgn_dates_are_civil_dates() {

@@ -185,6 +185,15 @@ fn a_draw_by_rule_is_said_before_the_search() {
 }
 
 #[test]
+fn a_draw_by_rule_without_a_depth_is_searched_one_ply_only() {
+    // Bare kings in atomic: every line scores 0, so no 127 identical iterations.
+    let stdout = ok(&["-v", "atomic", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
+    assert!(stdout.contains("Limit:   depth 1 or 3000 ms"), "{stdout}");
+    assert!(field(&stdout, "Best move:").contains("depth 1,"), "{stdout}");
+    assert!(!stdout.contains("\n  2/"), "{stdout}");
+}
+
+#[test]
 fn a_forced_move_is_still_analysed_to_the_limit() {
     // One legal move (Kb1); under a time limit the search still goes deeper than one ply.
     let out = ok(&["--fen", "7k/8/8/8/8/8/6r1/K7 w - - 0 1", "--movetime", "300"]);
@@ -212,6 +221,12 @@ fn svg_shows_the_pieces_the_best_move_and_minesweeper_probabilities() {
     assert_eq!(svg.matches("class=\"piece\"").count(), 32, "{svg}");
     assert_eq!(svg.matches("class=\"best\"").count(), 1, "{svg}");
     assert!(!svg.contains("mine-p"), "{svg}");
+    assert!(svg.contains(">White to move; arrow: best move "), "{svg}");
+    // The squares' texts come after the arrow, so it never hides them.
+    assert!(
+        svg.find("class=\"best\"") < svg.find("class=\"caption\""),
+        "{svg}"
+    );
     // Minesweeper's start: every one of the 32 fog squares gets a heat cell, 4 mines
     // in 32 squares, 12.5% each (printed rounded to a whole percent).
     let ms = dir.join(format!("sapper-analyze-{}-ms.svg", std::process::id()));
@@ -227,6 +242,12 @@ fn svg_shows_the_pieces_the_best_move_and_minesweeper_probabilities() {
     std::fs::remove_file(&ms).ok();
     assert_eq!(svg.matches("class=\"mine-p\"").count(), 32, "{svg}");
     assert_eq!(svg.matches(">12%<").count(), 32, "{svg}");
+    let arrow = svg.find("class=\"best\"").expect("an arrow");
+    assert!(svg.find(">12%<").is_some_and(|label| label > arrow), "{svg}");
+    assert!(
+        svg.contains(">Red: the chance of a mine under the fog.<"),
+        "{svg}"
+    );
     assert_eq!(svg.matches("class=\"piece\"").count(), 32, "{svg}");
 }
 

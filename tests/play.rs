@@ -49,6 +49,47 @@ fn the_board_is_shown_without_engine_internals_and_minesweeper_explains_its_mark
     );
     assert!(out.contains("Legend: ? fog"), "{out}");
     assert!(!out.contains("Mine probabilities"), "{out}");
+    assert!(
+        out.contains("Mines on the board: 4 (0 discovered, 4 hidden in the fog)."),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_screen_says_whose_move_it_is_and_whose_evaluation_sapper_gives() {
+    let out = play(
+        &["--level", "0", "--movetime", "20", "--color", "black"],
+        "quit\n",
+    );
+    // Sentences are wrapped at 80 columns.
+    let flat = out.replace('\n', " ");
+    assert!(flat.contains("upper case letters are White's pieces"), "{out}");
+    assert!(out.contains("White to move (Sapper is thinking)."), "{out}");
+    assert!(
+        out.contains("pawns for Sapper.\n") || out.contains("it expects to"),
+        "{out}"
+    );
+    assert!(out.contains("Black to move (you)."), "{out}");
+}
+
+#[test]
+fn each_minesweeper_game_gets_its_own_layout_and_names_its_seed_at_the_end() {
+    let args = ["-v", "minesweeper", "--level", "0", "--movetime", "20"];
+    let out = play(&[&args[..], &["--seed", "7"]].concat(), "quit\n");
+    assert!(
+        out.contains("Mine layout seed 7: --seed 7 plays this layout again."),
+        "{out}"
+    );
+    // Without --seed the seed comes from the clock: two games, two seeds.
+    let seed = |out: &str| {
+        out.split("Mine layout seed ")
+            .nth(1)
+            .and_then(|rest| rest.split(':').next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no seed line in {out}"))
+    };
+    let (first, second) = (play(&args, "quit\n"), play(&args, "quit\n"));
+    assert_ne!(seed(&first), seed(&second));
 }
 
 #[test]
@@ -68,7 +109,8 @@ fn a_move_says_what_it_destroyed_and_the_game_can_be_saved_as_pgn() {
         "Qxg4\npgn\nquit\n",
     );
     assert!(
-        out.contains("Explosion on g4 removes white queen (d1), black bishop (g4)."),
+        out.replace('\n', " ")
+            .contains("Explosion on g4 removes the capturing white queen (from d1), black bishop (g4)."),
         "{out}"
     );
     assert!(
@@ -97,10 +139,11 @@ fn a_move_says_what_it_destroyed_and_the_game_can_be_saved_as_pgn() {
         "d4\nquit\n",
     );
     assert!(
-        out.contains("Boom! The white pawn landing on d4 hit a mine and is destroyed (2 mines left)."),
+        out.replace('\n', " ")
+            .contains("Boom! The white pawn landing on d4 hit a mine and is destroyed (2 mines left)."),
         "{out}"
     );
-    assert!(out.contains("Mine probability on the fog, percent:"), "{out}");
+    assert!(out.contains("Mine probability on the fog, percent"), "{out}");
     let pgn = std::fs::read_to_string(&dir).expect("pgn written");
     std::fs::remove_file(&dir).ok();
     assert!(

@@ -224,6 +224,11 @@ fn analyze<V: Variant + 'static>(
         ..SearchOptions::default()
     };
     let mut limits = request.limits.clone();
+    if drawn_by_rule.is_some() && limits.depth.is_none() {
+        // Every line scores 0: deeper iterations would only repeat the first (a bare
+        // king against a bare king used to print 127 identical lines).
+        limits.depth = Some(1);
+    }
     if let Some(budget) = skill.node_limit() {
         limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
     }
@@ -245,7 +250,10 @@ fn analyze<V: Variant + 'static>(
         "Scores:  pawns from {view} point of view; #n: {subject} mates in n moves, #-n: {subject} is mated in n"
     )?;
     if let Some(reason) = drawn_by_rule {
-        writeln!(out, "The game is drawn by rule ({reason}): every line scores 0.")?;
+        writeln!(
+            out,
+            "The game is drawn by rule ({reason}): every line scores 0 (searched to depth 1 unless --depth says otherwise)."
+        )?;
     }
     let labelled = options.multipv > 1;
     writeln!(

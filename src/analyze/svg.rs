@@ -17,6 +17,8 @@ use std::fmt::Write;
 const SQUARE: u32 = 48;
 /// Room for the coordinates around the board, pixels.
 const MARGIN: u32 = 20;
+/// Room for the caption below the board, pixels (two lines).
+const CAPTION: u32 = 36;
 /// lichess's board colours.
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
@@ -24,7 +26,10 @@ const DARK: &str = "#b58863";
 /// The diagram of `pos` with `best` drawn as an arrow (none when `Move::NONE`).
 pub fn diagram<V: Variant + 'static>(pos: &Position<V>, best: Move) -> String {
     let ranks = u32::from(V::G::RANKS);
-    let (width, height) = (8 * SQUARE + 2 * MARGIN, ranks * SQUARE + 2 * MARGIN);
+    let (width, height) = (8 * SQUARE + 2 * MARGIN, ranks * SQUARE + 2 * MARGIN + CAPTION);
+    // Texts on the squares go on top of the arrow, which would hide them otherwise
+    // (an arrow's head covers its target square's probability).
+    let mut labels = String::new();
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -58,7 +63,7 @@ pub fn diagram<V: Variant + 'static>(pos: &Position<V>, best: Move) -> String {
                 );
                 if pos.piece_at(sq).is_none() {
                     let _ = writeln!(
-                        s,
+                        labels,
                         r##"<text x="{}" y="{}" font-size="13" text-anchor="middle" fill="#000">{:.0}%</text>"##,
                         x + SQUARE / 2,
                         y + SQUARE / 2 + 5,
@@ -68,7 +73,7 @@ pub fn diagram<V: Variant + 'static>(pos: &Position<V>, best: Move) -> String {
             } else if pos.piece_at(sq).is_none() && marker != ' ' {
                 let fill = if marker == '*' { "#d00000" } else { "#333333" };
                 let _ = writeln!(
-                    s,
+                    labels,
                     r##"<text x="{}" y="{}" font-size="20" text-anchor="middle" fill="{fill}">{marker}</text>"##,
                     x + SQUARE / 2,
                     y + SQUARE / 2 + 7
@@ -95,7 +100,7 @@ pub fn diagram<V: Variant + 'static>(pos: &Position<V>, best: Move) -> String {
             s,
             r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"##,
             x + SQUARE / 2,
-            height - 6,
+            height - CAPTION - 5,
             (b'a' + file) as char
         );
     }
@@ -129,8 +134,34 @@ pub fn diagram<V: Variant + 'static>(pos: &Position<V>, best: Move) -> String {
             );
         }
     }
+    s.push_str(&labels);
+    for (line, text) in caption(pos, best, inference.is_some()).iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r##"<text class="caption" x="{MARGIN}" y="{}" font-size="13">{text}</text>"##,
+            height - CAPTION + 14 + 16 * line as u32
+        );
+    }
     s.push_str("</svg>\n");
     s
+}
+
+/// The lines under the board: whose move and the best move; what the red means.
+fn caption<V: Variant>(pos: &Position<V>, best: Move, mines: bool) -> Vec<String> {
+    let side = match pos.side_to_move() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let mut first = format!("{side} to move");
+    if best.is_some() {
+        first.push_str(&format!("; arrow: best move {}", crate::notation::san(pos, best)));
+    }
+    first.push('.');
+    let mut lines = vec![first];
+    if mines {
+        lines.push("Red: the chance of a mine under the fog.".to_string());
+    }
+    lines
 }
 
 /// The top-left corner of `sq` in the picture, White at the bottom.
