@@ -272,6 +272,7 @@ const ECHO_LIMIT: usize = 120;
 
 /// A `go perft` or `bench` running beside the command loop, so that `isready` is
 /// answered and `stop` or `quit` end it.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct Job {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<()>,
@@ -337,8 +338,18 @@ impl Uci {
         let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
         let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || work(&flag, &out));
-        self.job = Some(Job { stop, handle });
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let handle = std::thread::spawn(move || work(&flag, &out));
+            self.job = Some(Job { stop, handle });
+        }
+        // One thread on wasm32: the job runs to its end here; `stop` reaches it
+        // through `crate::host::stop_requested`.
+        #[cfg(target_arch = "wasm32")]
+        {
+            drop(stop);
+            work(&flag, &out);
+        }
     }
 
     fn say(&self, line: &str) {
