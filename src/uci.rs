@@ -46,8 +46,13 @@ const VARIANT_NAMES: [&str; 4] = [
     VariantKind::Minesweeper.name(),
 ];
 
-/// Largest `Hash` value, MiB.
-const MAX_HASH_MIB: i64 = 65_536;
+/// Largest `Hash` value, MiB. A wasm32 module addresses at most 4 GiB (and a
+/// larger size would overflow its 32-bit `usize`), so the browser build stops at 2 GiB.
+const MAX_HASH_MIB: i64 = if cfg!(target_arch = "wasm32") {
+    2048
+} else {
+    65_536
+};
 
 /// What a handler returns: a line to report as `info string`, or an error (printed
 /// after `setoption: `; the engine's state is unchanged then).

@@ -3,7 +3,7 @@
 // Prints the download size of the page (raw, gzip, brotli), the time from
 // `new Worker('sapper.js')` to `uciok` (first and repeated), and `bench` nodes per
 // second in chromium against the native binary, alternating rounds.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -51,7 +51,7 @@ const inWorker = (cmd, until) =>
               w.terminate();
               resolve({ tUci });
             }
-          } else if (new RegExp(until).test(e.data)) {
+          } else if (cmd && new RegExp(until).test(e.data)) {
             w.terminate();
             resolve({ tUci, line: e.data });
           }
@@ -65,11 +65,48 @@ const starts = [];
 for (let i = 0; i < 5; i++) starts.push((await inWorker(null)).tUci);
 console.log(`new Worker to uciok: ${starts.map((t) => t.toFixed(0)).join(', ')} ms`);
 
+// CPU seconds (user + system) of the browser's process tree: the machine may be
+// shared, so nodes per CPU second compare fairly where wall-clock speed does not.
+const ticks = 100; // USER_HZ
+function treeCpu(root) {
+  const procs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { pid: Number(pid), ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / ticks };
+    } catch {
+      return null;
+    }
+  }).filter(Boolean);
+  const inTree = new Set([Number(root)]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of procs) if (!inTree.has(p.pid) && inTree.has(p.ppid)) { inTree.add(p.pid); grew = true; }
+  }
+  return procs.filter((p) => inTree.has(p.pid)).reduce((a, p) => a + p.cpu, 0);
+}
+// The browser is this process's child.
+const browserPid = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((pid) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+  } catch {
+    return false;
+  }
+});
+
 for (let r = 0; r < rounds; r++) {
+  const cpu0 = browserPid ? treeCpu(browserPid) : 0;
   const web = await inWorker(`bench ${depth}`, '^\\d+ nodes \\d+ nps$');
-  console.log(`bench ${depth} browser: ${web.line}`);
+  const cpu1 = browserPid ? treeCpu(browserPid) : 0;
+  const nodes = Number(web.line.split(' ')[0]);
+  console.log(`bench ${depth} browser: ${web.line}; ${(cpu1 - cpu0).toFixed(2)} CPU s, ${Math.round(nodes / (cpu1 - cpu0))} nodes per CPU s`);
   if (process.env.SAPPER_NATIVE) {
-    const native = execFileSync(process.env.SAPPER_NATIVE, ['bench', depth]).toString().trim().split('\n').at(-1);
+    const run = spawnSync('/usr/bin/time', ['-f', '%U %S', process.env.SAPPER_NATIVE, 'bench', depth]);
+    const last = run.stdout.toString().trim().split('\n').at(-1);
+    const [user, sys] = run.stderr.toString().trim().split('\n').at(-1).split(' ').map(Number);
+    const native = `${last}; ${(user + sys).toFixed(2)} CPU s, ${Math.round(Number(last.split(' ')[0]) / (user + sys))} nodes per CPU s`;
     console.log(`bench ${depth} native:  ${native}`);
   }
 }

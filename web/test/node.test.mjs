@@ -70,6 +70,9 @@ test('d, eval, Hash and bad input', () => {
   assert.ok(e.run('d').some((l) => l.startsWith('Fen: rnbqkbnr')));
   assert.ok(e.run('eval').length > 0);
   assert.deepEqual(e.run('setoption name Hash value 64'), []);
+  // Beyond what a 32-bit module can address: refused, the table stays.
+  assert.match(e.run('setoption name Hash value 4096')[0], /^info string error: setoption: /);
+  assert.ok(e.run('uci').includes('option name Hash type spin default 16 min 1 max 2048'));
   const bad = e.run('position fen this is no fen');
   assert.match(bad[0], /^info string error: position: /);
   assert.ok(e.run('d').some((l) => l.startsWith('Fen: rnbqkbnr')), 'position unchanged');
