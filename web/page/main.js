@@ -70,7 +70,12 @@ function legalMoves(g) {
   if (g.variant === 'minesweeper') return g.ms.legal[0] ? g.ms.legal[0].split(' ') : [];
   const out = [];
   for (const [from, tos] of chessgroundDests(g.pos)) {
-    for (const to of tos) out.push(standardUci(g.pos, from + to));
+    for (const to of tos) {
+      const uci = standardUci(g.pos, from + to);
+      // Every promotion piece, not only the queen standardUci picks.
+      if (uci.length === 5) for (const p of 'qrbn') out.push(uci.slice(0, 4) + p);
+      else out.push(uci);
+    }
   }
   return [...new Set(out)];
 }
@@ -82,7 +87,7 @@ function isLegal(g, uci) {
   return move !== undefined && g.pos.isLegal(normalizeMove(g.pos, move));
 }
 
-/** `uci` as Sapper and UCI GUIs write it: castling e1g1, not e1h1; promotion to a queen if not given. */
+/** `uci` as Sapper and UCI GUIs write it: castling e1g1, not e1h1; a promotion without a piece gets the one the "Promote to" control names. */
 function standardUci(pos, uci) {
   const from = parseSquare(uci.slice(0, 2));
   const to = parseSquare(uci.slice(2, 4));
@@ -92,7 +97,9 @@ function standardUci(pos, uci) {
     const file = squareFile(to) < squareFile(from) ? 2 : 6;
     return uci.slice(0, 2) + makeSquare((from & ~7) | file);
   }
-  if (piece && piece.role === 'pawn' && uci.length === 4 && (uci[3] === '8' || uci[3] === '1')) return `${uci}q`;
+  if (piece && piece.role === 'pawn' && uci.length === 4 && (uci[3] === '8' || uci[3] === '1')) {
+    return `${uci}${$('promotion').value}`;
+  }
   return uci;
 }
 
@@ -186,7 +193,7 @@ function showInfo(g, info) {
   const sign = turn(g) === 'white' ? 1 : -1;
   const s = info.score;
   $('eval').textContent =
-    s.mate !== undefined ? (s.mate * sign > 0 ? `#${Math.abs(s.mate)} for White` : `#${Math.abs(s.mate)} for Black`) : `${((s.cp * sign) / 100 >= 0 ? '+' : '')}${((s.cp * sign) / 100).toFixed(2)} (White's view)`;
+    s.mate !== undefined ? `${s.mate * sign > 0 ? 'White' : 'Black'} mates in ${Math.abs(s.mate)}` : `${((s.cp * sign) / 100 >= 0 ? '+' : '')}${((s.cp * sign) / 100).toFixed(2)} (White's view)`;
   $('depth').textContent = `${info.depth}${info.seldepth ? `/${info.seldepth}` : ''}`;
   $('nodes').textContent = `${info.nodes ?? '-'}${info.nps ? ` (${Math.round(info.nps / 1000)}k nodes/s)` : ''}`;
   let line = (info.pv || []).join(' ');
@@ -243,6 +250,8 @@ function render(lastUci) {
   $('ms-board').hidden = !mine;
   $('ms-help').hidden = !mine;
   $('mines').hidden = !mine;
+  // Minesweeper promotes to a queen only (RULES.md).
+  $('promotion').disabled = mine;
   const side = turn(g);
   const dot = `<span class="dot ${side}"></span>`;
   if (g.over) {
