@@ -324,7 +324,7 @@ function renderMinesweeper(g, last) {
   });
   const counter = fields[7];
   const found = Object.values(field).filter((c) => c === '*').length;
-  $('mines').textContent = `Mines hidden: ${counter - found} of ${counter} left to find; ${found} discovered.`;
+  $('mines').textContent = `Mines on the board: ${counter} (${found} discovered, ${counter - found} hidden in the fog)`;
   const legal = g.over || g.thinking || turn(g) !== g.human ? [] : legalMoves(g);
   const sel = page.selected;
   const dests = new Set(legal.filter((m) => sel && m.startsWith(sel)).map((m) => m.slice(sel.length).replace(/q$/, '')));

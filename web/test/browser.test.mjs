@@ -167,7 +167,7 @@ for (const variant of ['chess', 'atomic', 'kingofthehill', 'minesweeper']) {
               if (!p.play(bestmove)) throw new Error(`the page refused the helper's move ${bestmove}`);
             }
             await idle();
-            if (!shot && p.info().uci.length >= 12) {
+            if (!shot && p.info().uci.length >= (variant === 'minesweeper' ? 6 : 12)) {
               shot = true;
               window.__shotNow = true;
               await new Promise((r) => {
@@ -181,7 +181,7 @@ for (const variant of ['chess', 'atomic', 'kingofthehill', 'minesweeper']) {
         },
         { variant, color },
       ).catch((e) => ({ error: String(e) }));
-      // Mid-game (move 7), the page waits while a screenshot is taken.
+      // Mid-game (move 7; minesweeper move 4, while fog remains), the page waits while a screenshot is taken.
       let done = false;
       game.then(() => (done = true));
       while (!done) {
