@@ -40,9 +40,13 @@ let lastPosition = null;
 let bestSoFar = null; // [move, ponder] from the last `info ... pv` of multipv 1
 
 function startInner() {
-  inner = new Worker(new URL('sapper-engine.js', base));
-  inner.onmessage = (e) => fromInner(e.data);
-  inner.postMessage({ module, sab });
+  const w = new Worker(new URL('sapper-engine.js', base));
+  // Messages a replaced worker had already posted are dropped.
+  w.onmessage = (e) => {
+    if (w === inner) fromInner(e.data);
+  };
+  w.postMessage({ module, sab });
+  inner = w;
 }
 
 function send(line, silent = false) {
@@ -53,6 +57,15 @@ function send(line, silent = false) {
 function fromInner(data) {
   const front = queue.find((q) => !q.ready);
   if (typeof data !== 'string') {
+    if (data.crashed) {
+      if (front && front.silent) {
+        // The replayed configuration itself crashes: start from the defaults.
+        options.clear();
+        lastPosition = null;
+      }
+      restart();
+      return;
+    }
     if (data.done) {
       queue.splice(queue.indexOf(front), 1);
       answerReady();
@@ -103,6 +116,16 @@ function interrupt() {
     return;
   }
   // No shared memory: the inner worker cannot be reached while it searches.
+  restart();
+}
+
+/**
+ * Replaces the inner worker by a fresh one that gets the options and position
+ * again, and answers the search it was running (if any) with the best move
+ * reported so far. Used to stop a search without shared memory, and after a crash
+ * (a Rust panic aborts the WebAssembly instance).
+ */
+function restart() {
   inner.terminate();
   const running = queue.find((q) => !q.ready);
   const wasSearch = running && /^go\b/.test(running.line) && !/^go\s+perft/.test(running.line);
@@ -115,7 +138,6 @@ function interrupt() {
   for (const line of options.values()) send(line, true);
   if (lastNewGame) send('ucinewgame', true);
   if (lastPosition) send(lastPosition, true);
-  for (const q of lost) send(q.line);
   if (wasSearch) {
     if (bestSoFar && bestSoFar.length) {
       self.postMessage(`bestmove ${bestSoFar[0]}${bestSoFar[1] ? ` ponder ${bestSoFar[1]}` : ''}`);
@@ -124,6 +146,7 @@ function interrupt() {
       send('go depth 1');
     }
   }
+  for (const q of lost) send(q.line);
   bestSoFar = null;
   answerReady();
 }
