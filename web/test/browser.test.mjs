@@ -203,3 +203,30 @@ for (const variant of ['chess', 'atomic', 'kingofthehill', 'minesweeper']) {
     await page.close();
   });
 }
+
+test('a person moves by clicking: chessground in chess, the page board (and the sapper action) in minesweeper', async () => {
+  const { page, problems } = await openPage('', '?variant=chess&level=0');
+  await page.evaluate(() => window.sapperPage.newGame({ variant: 'chess', color: 'white', level: 0, movetime: 100 }));
+  const box = await page.locator('#board cg-board').boundingBox();
+  const at = (file, rank) => [box.x + (file + 0.5) * (box.width / 8), box.y + (7.5 - rank) * (box.height / 8)];
+  await page.mouse.click(...at(4, 1)); // e2
+  await page.mouse.click(...at(4, 3)); // e4
+  await page.waitForFunction(() => window.sapperPage.info().uci.length >= 2);
+  assert.equal((await page.evaluate(() => window.sapperPage.info().uci))[0], 'e2e4');
+
+  await page.evaluate(() => window.sapperPage.newGame({ variant: 'minesweeper', color: 'white', level: 0, movetime: 100 }));
+  await page.click('[data-square="d2"]');
+  await page.click('[data-square="d2"]'); // the pawn again: its sapper action (sweeps d3)
+  await page.waitForFunction(() => window.sapperPage.info().uci.length >= 2);
+  assert.equal((await page.evaluate(() => window.sapperPage.info().uci))[0], 'd2d2');
+  await page.click('[data-square="g1"]');
+  await page.click('[data-square="f3"]');
+  await page.waitForFunction(() => window.sapperPage.info().uci.length >= 4);
+  assert.equal((await page.evaluate(() => window.sapperPage.info().uci))[2], 'g1f3');
+  // Not the person's piece, or not legal: nothing happens.
+  await page.click('[data-square="a1"]');
+  await page.click('[data-square="a5"]');
+  assert.equal((await page.evaluate(() => window.sapperPage.info().uci)).length, 4);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
