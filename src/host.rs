@@ -6,7 +6,7 @@
 //! `web/`) the standard library has no clock (`Instant::now` panics) and no threads:
 //! the search runs on the Web Worker's only thread, which cannot read the `stop`
 //! message while it searches. There the three come from JavaScript imports (module
-//! `sapper`, provided by `web/src/engine-worker.js`): `now_ms` is
+//! `sapper`, provided by `web/src/core.js`): `now_ms` is
 //! `performance.now()`, `stop_requested` reads a shared flag that the outer worker
 //! writes when `stop` arrives (`Atomics.load` on a `SharedArrayBuffer`), and
 //! `sleep_ms` waits on that flag (`Atomics.wait`), so `go infinite` idles without

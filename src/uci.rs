@@ -122,7 +122,8 @@ const OPTIONS: &[UciOption] = &[
         kind: OptionKind::Spin {
             default: 1,
             min: 1,
-            max: 1024,
+            // wasm32 (the browser build) has one thread.
+            max: if cfg!(target_arch = "wasm32") { 1 } else { 1024 },
             apply: |uci, v| {
                 uci.engine.set_threads(v as usize);
                 Ok(None)

@@ -31,6 +31,7 @@ test('uci lists the options and answers isready', () => {
   for (const name of ['Hash', 'MultiPV', 'Skill Level', 'UCI_LimitStrength', 'UCI_Elo', 'UCI_ShowWDL', 'UCI_Variant']) {
     assert.ok(lines.some((l) => l.startsWith(`option name ${name} `)), name);
   }
+  assert.ok(lines.includes('option name Threads type spin default 1 min 1 max 1'), 'one thread');
   assert.deepEqual(e.run('isready'), ['readyok']);
 });
 
