@@ -4,6 +4,7 @@
 
 use crate::eval::default_params;
 use crate::game::AnyGame;
+use crate::host::Instant;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchOptions, SearchShared, Searcher, Silent};
@@ -11,7 +12,7 @@ use crate::variant::VariantKind;
 use crate::with_game;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Default search depth of `bench`, plies.
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -122,29 +123,15 @@ pub fn run_until(depth: i32, stop: &AtomicBool) -> Option<BenchReport> {
             ..Limits::default()
         };
         let params = default_params(variant);
-        // A watcher passes `stop` on to the running search, so a deep bench ends
-        // within milliseconds of it, not at the end of the position.
-        let finished = AtomicBool::new(false);
-        let n = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    if stop.load(Ordering::Relaxed) {
-                        shared.stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-            let n = with_game!(&game, g, V => {
+        let n = watched(stop, &shared, || {
+            with_game!(&game, g, V => {
                 let mut searcher = Searcher::<V>::new();
                 searcher
                     .search(&g.position, &g.keys, &limits, &SearchOptions::default(), &shared, &params, &mut Silent)
                     .nodes
-            });
-            finished.store(true, Ordering::Relaxed);
-            n
+            })
         });
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || crate::host::stop_requested() {
             return None;
         }
         nodes.push(n);
@@ -154,4 +141,33 @@ pub fn run_until(depth: i32, stop: &AtomicBool) -> Option<BenchReport> {
         nodes,
         elapsed: start.elapsed(),
     })
+}
+
+/// Runs `search` (which uses `shared`) while a watcher passes `stop` on to
+/// `shared.stop`, so a deep bench ends within milliseconds of it, not at the end of
+/// the position.
+#[cfg(not(target_arch = "wasm32"))]
+fn watched(stop: &AtomicBool, shared: &SearchShared, search: impl FnOnce() -> u64 + Send) -> u64 {
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let n = search();
+        finished.store(true, Ordering::Relaxed);
+        n
+    })
+}
+
+/// Runs `search` on wasm32's only thread: no watcher can run beside it; the search
+/// itself polls `crate::host::stop_requested`.
+#[cfg(target_arch = "wasm32")]
+fn watched(_stop: &AtomicBool, _shared: &SearchShared, search: impl FnOnce() -> u64 + Send) -> u64 {
+    search()
 }

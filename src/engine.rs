@@ -152,6 +152,7 @@ impl Searchers {
     }
 }
 
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct Running {
     shared: Arc<SearchShared>,
     handle: JoinHandle<()>,
@@ -319,7 +320,12 @@ impl Engine {
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
-        self.options.threads = threads.max(1);
+        // wasm32 has one thread: helpers could not be started there.
+        self.options.threads = if cfg!(target_arch = "wasm32") {
+            1
+        } else {
+            threads.max(1)
+        };
     }
 
     /// Sets the number of principal variations.
@@ -493,7 +499,7 @@ impl Engine {
         // Weaker levels vary their choices from game to game.
         self.searches = self.searches.wrapping_add(1);
         let salt = self.salt ^ self.searches;
-        let handle = std::thread::spawn(move || {
+        self.start(shared, move || {
             let mut guard = match searchers.lock() {
                 Ok(g) => g,
                 Err(poisoned) => poisoned.into_inner(),
@@ -556,7 +562,22 @@ impl Engine {
             }
             listener.done(&result);
         });
+    }
+
+    /// Runs a search's `work`: natively on its own thread, so the caller can go on
+    /// reading commands and `stop` it.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn start(&mut self, shared: Arc<SearchShared>, work: impl FnOnce() + Send + 'static) {
+        let handle = std::thread::spawn(work);
         self.running = Some(Running { shared, handle });
+    }
+
+    /// Runs a search's `work` on wasm32, which has one thread: here, to its end. A
+    /// `stop` reaches it through [`crate::host::stop_requested`].
+    #[cfg(target_arch = "wasm32")]
+    fn start(&mut self, shared: Arc<SearchShared>, work: impl FnOnce() + Send + 'static) {
+        drop(shared);
+        work();
     }
 
     /// Stops a running search and waits for it (its listener still gets `done`).

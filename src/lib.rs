@@ -12,6 +12,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod geometry;
+pub mod host;
 mod magic;
 pub mod minesweeper;
 pub mod movegen;

@@ -50,7 +50,7 @@ pub fn perft_until<V: Variant>(pos: &Position<V>, depth: u32, stop: &AtomicBool)
     if depth <= 1 {
         return Some(perft(pos, depth));
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.load(Ordering::Relaxed) || crate::host::stop_requested() {
         return None;
     }
     let mut moves = MoveList::new();

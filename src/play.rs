@@ -216,7 +216,7 @@ fn public_view<V: Variant>(game: &Game<V>) -> Game<V> {
 /// atomic explosion removed; in minesweeper a mine that destroyed the landing
 /// piece, mines the landing discovered, what a sapper action found, the fog lifting
 /// once every mine is found (RULES.md minesweeper 4, 5, 7, 11).
-fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, m: Move) -> Vec<String> {
+pub fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, m: Move) -> Vec<String> {
     let mut events = Vec::new();
     let captured = before.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
     if V::EXPLOSIONS && captured {

@@ -46,8 +46,13 @@ const VARIANT_NAMES: [&str; 4] = [
     VariantKind::Minesweeper.name(),
 ];
 
-/// Largest `Hash` value, MiB.
-const MAX_HASH_MIB: i64 = 65_536;
+/// Largest `Hash` value, MiB. A wasm32 module addresses at most 4 GiB (and a
+/// larger size would overflow its 32-bit `usize`), so the browser build stops at 2 GiB.
+const MAX_HASH_MIB: i64 = if cfg!(target_arch = "wasm32") {
+    2048
+} else {
+    65_536
+};
 
 /// What a handler returns: a line to report as `info string`, or an error (printed
 /// after `setoption: `; the engine's state is unchanged then).
@@ -117,7 +122,8 @@ const OPTIONS: &[UciOption] = &[
         kind: OptionKind::Spin {
             default: 1,
             min: 1,
-            max: 1024,
+            // wasm32 (the browser build) has one thread.
+            max: if cfg!(target_arch = "wasm32") { 1 } else { 1024 },
             apply: |uci, v| {
                 uci.engine.set_threads(v as usize);
                 Ok(None)
@@ -272,6 +278,7 @@ const ECHO_LIMIT: usize = 120;
 
 /// A `go perft` or `bench` running beside the command loop, so that `isready` is
 /// answered and `stop` or `quit` end it.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct Job {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<()>,
@@ -337,8 +344,18 @@ impl Uci {
         let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
         let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || work(&flag, &out));
-        self.job = Some(Job { stop, handle });
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let handle = std::thread::spawn(move || work(&flag, &out));
+            self.job = Some(Job { stop, handle });
+        }
+        // One thread on wasm32: the job runs to its end here; `stop` reaches it
+        // through `crate::host::stop_requested`.
+        #[cfg(target_arch = "wasm32")]
+        {
+            drop(stop);
+            work(&flag, &out);
+        }
     }
 
     fn say(&self, line: &str) {

@@ -16,6 +16,7 @@ pub mod tt;
 
 use crate::eval::params::EvalParams;
 use crate::eval::{endgame, evaluate_linear};
+use crate::host::Instant;
 use crate::minesweeper::belief::Belief;
 use crate::movegen::GenType;
 use crate::moves::Move;
@@ -26,7 +27,7 @@ use ordering::{Histories, MovePicker, OrderContext};
 use score::{is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use timeman::{Limits, TimeManager, TimeScale};
 use tt::TranspositionTable;
 
@@ -473,8 +474,9 @@ impl<V: Variant> Searcher<V> {
         while !self.helper
             && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
             && !shared.stop.load(Ordering::Relaxed)
+            && !crate::host::stop_requested()
         {
-            std::thread::sleep(Duration::from_millis(1));
+            crate::host::sleep(Duration::from_millis(1));
         }
     }
 
@@ -652,7 +654,7 @@ impl<V: Variant> Searcher<V> {
                 .nodes
                 .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
             self.flushed = self.nodes;
-            if shared.stop.load(Ordering::Relaxed) {
+            if shared.stop.load(Ordering::Relaxed) || crate::host::stop_requested() {
                 self.stopped = true;
             } else if self.helper || shared.pondering.load(Ordering::Relaxed) {
                 // Helpers leave the clock to the main thread; pondering is not on it yet.

@@ -14,8 +14,9 @@
 //! Both come from the clock as if `movestogo` (or, in sudden death, a horizon of
 //! [`HORIZON`] moves) remained, counting the increments still to come.
 
+use crate::host::Instant;
 use crate::types::Color;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Moves assumed to remain in sudden death (no `movestogo`), and the most a
 /// `movestogo` is taken to mean.

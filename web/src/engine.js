@@ -1,0 +1,165 @@
+// A promise-based wrapper around the sapper.js worker, for pages that would rather
+// not speak UCI:
+//
+//   import { SapperEngine } from 'sapper-engine';
+//   const engine = await SapperEngine.start('/sapper/sapper.js');
+//   const { bestmove } = await engine.bestMove(fen, { variant: 'atomic', level: 5, movetime: 500 });
+//
+// Commands go out in order; each request waits for the previous one.
+
+const VARIANTS = ['chess', 'atomic', 'kingofthehill', 'minesweeper'];
+
+export class SapperEngine {
+  /**
+   * Starts the worker and waits for `uciok`.
+   * @param {string|URL} [url] where sapper.js is served (sapper-engine.js and
+   *   sapper.wasm lie beside it)
+   */
+  static async start(url = new URL('./sapper.js', import.meta.url)) {
+    const engine = new SapperEngine(new Worker(url));
+    await engine.#until('uci', (l) => l === 'uciok');
+    return engine;
+  }
+
+  #worker;
+  #listeners = new Set();
+  #chain = Promise.resolve();
+  #variant = 'chess';
+  #level = null;
+
+  constructor(worker) {
+    this.#worker = worker;
+    worker.onmessage = (e) => {
+      for (const f of [...this.#listeners]) f(String(e.data));
+    };
+  }
+
+  /** Sends one raw UCI line. */
+  send(line) {
+    this.#worker.postMessage(line);
+  }
+
+  /** Calls `f(line)` for every output line; returns a function that unsubscribes. */
+  onLine(f) {
+    this.#listeners.add(f);
+    return () => this.#listeners.delete(f);
+  }
+
+  /** Sends `line` and resolves with the lines up to the one `last` accepts. */
+  #until(line, last) {
+    return new Promise((resolve) => {
+      const seen = [];
+      const off = this.onLine((l) => {
+        seen.push(l);
+        if (last(l)) {
+          off();
+          resolve(seen);
+        }
+      });
+      this.send(line);
+    });
+  }
+
+  /** Runs `task` after every earlier request. */
+  #queue(task) {
+    const next = this.#chain.then(task);
+    this.#chain = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * The engine's move in `fen` (or 'startpos'), after `options.moves` if given.
+   * @param {string} fen a FEN (minesweeper: the public FEN, never the layout)
+   * @param {{variant?: string, level?: number, movetime?: number, depth?: number,
+   *   nodes?: number, moves?: string[], onInfo?: (info: object) => void}} [options]
+   *   level 0-20 (`Skill Level`, 20 = full strength); movetime in milliseconds
+   *   (default 1000 unless depth or nodes is given)
+   * @returns {Promise<{bestmove: string|null, ponder: string|null, info: object|null}>}
+   *   bestmove null when the side to move has no legal move; info is the last
+   *   parsed `info` line
+   */
+  bestMove(fen, options = {}) {
+    return this.#queue(async () => {
+      const variant = options.variant || 'chess';
+      if (!VARIANTS.includes(variant)) throw new Error(`unknown variant ${variant}`);
+      if (variant !== this.#variant) {
+        this.send(`setoption name UCI_Variant value ${variant}`);
+        this.#variant = variant;
+      }
+      const level = options.level ?? 20;
+      if (level !== this.#level) {
+        this.send(`setoption name Skill Level value ${level}`);
+        this.#level = level;
+      }
+      const pos = fen === 'startpos' || !fen ? 'startpos' : `fen ${fen}`;
+      const moves = options.moves && options.moves.length ? ` moves ${options.moves.join(' ')}` : '';
+      this.send(`position ${pos}${moves}`);
+      // A bad FEN or move is answered before `readyok` (docs/site-integration.md).
+      const errors = (await this.#until('isready', (l) => l === 'readyok')).filter((l) =>
+        l.startsWith('info string error'),
+      );
+      if (errors.length) throw new Error(errors.join('\n'));
+      let go = 'go';
+      if (options.depth) go += ` depth ${options.depth}`;
+      if (options.nodes) go += ` nodes ${options.nodes}`;
+      if (options.movetime || (!options.depth && !options.nodes)) go += ` movetime ${options.movetime || 1000}`;
+      let info = null;
+      const lines = await new Promise((resolve) => {
+        const seen = [];
+        const off = this.onLine((l) => {
+          seen.push(l);
+          if (l.startsWith('info') && l.includes(' pv ')) {
+            info = parseInfo(l);
+            if (options.onInfo) options.onInfo(info);
+          }
+          if (l.startsWith('bestmove')) {
+            off();
+            resolve(seen);
+          }
+        });
+        this.send(go);
+      });
+      const [, best, , ponder] = lines[lines.length - 1].split(/\s+/);
+      return { bestmove: best === '(none)' ? null : best, ponder: ponder || null, info };
+    });
+  }
+
+  /** Ends a running search now (its bestMove resolves with the best move so far). */
+  stop() {
+    this.send('stop');
+  }
+
+  /** Ends the worker. */
+  terminate() {
+    this.send('quit');
+    this.#worker.terminate();
+  }
+}
+
+/** Parses a UCI `info` line into {depth, seldepth, multipv, score: {cp|mate}, nodes, nps, time, pv: []}. */
+export function parseInfo(line) {
+  const t = line.split(/\s+/);
+  const info = {};
+  for (let i = 1; i < t.length; i++) {
+    const k = t[i];
+    if (k === 'pv') {
+      info.pv = t.slice(i + 1);
+      break;
+    }
+    if (k === 'score') {
+      info.score = { [t[i + 1]]: Number(t[i + 2]) };
+      i += 2;
+      while (t[i + 1] === 'lowerbound' || t[i + 1] === 'upperbound') i++;
+    } else if (k === 'wdl') {
+      info.wdl = [Number(t[i + 1]), Number(t[i + 2]), Number(t[i + 3])];
+      i += 3;
+    } else if (k === 'string') {
+      info.string = t.slice(i + 1).join(' ');
+      break;
+    } else if (i + 1 < t.length) {
+      info[k] = Number(t[i + 1]);
+      i++;
+    }
+  }
+  return info;
+}

@@ -1,0 +1,109 @@
+// Tests of dist/sapper.wasm in Node (no browser): the UCI loop answers as the
+// native engine does, every variant searches and returns a legal move, the rules
+// requests, bad input. With SAPPER_NATIVE=path/to/sapper, also checks that a
+// fixed-depth bench visits exactly as many nodes as the native binary (same search).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { test } from 'node:test';
+import { instantiate, parseAnswer } from '../src/core.js';
+
+const wasm = new URL('../dist/sapper.wasm', import.meta.url);
+const module = new WebAssembly.Module(fs.readFileSync(wasm));
+
+function engine() {
+  const out = [];
+  const e = instantiate(module, { onLine: (l) => out.push(l), flag: new Int32Array(new SharedArrayBuffer(4)) });
+  return {
+    run(line) {
+      out.length = 0;
+      e.uci(line);
+      return out.slice();
+    },
+    rules: e.rules,
+  };
+}
+
+test('uci lists the options and answers isready', () => {
+  const e = engine();
+  const lines = e.run('uci');
+  assert.equal(lines.at(-1), 'uciok');
+  for (const name of ['Hash', 'MultiPV', 'Skill Level', 'UCI_LimitStrength', 'UCI_Elo', 'UCI_ShowWDL', 'UCI_Variant']) {
+    assert.ok(lines.some((l) => l.startsWith(`option name ${name} `)), name);
+  }
+  assert.ok(lines.includes('option name Threads type spin default 1 min 1 max 1'), 'one thread');
+  assert.deepEqual(e.run('isready'), ['readyok']);
+});
+
+for (const variant of ['chess', 'atomic', 'kingofthehill', 'minesweeper']) {
+  test(`${variant}: go depth, nodes, movetime and clocks return legal moves`, () => {
+    const e = engine();
+    e.run(`setoption name UCI_Variant value ${variant}`);
+    e.run('setoption name UCI_ShowWDL value true');
+    e.run('setoption name MultiPV value 2');
+    e.run('position startpos');
+    const legal = parseAnswer(e.rules(`state ${variant} startpos`)).legal[0].split(' ');
+    for (const go of ['go depth 5', 'go nodes 3000', 'go movetime 150', 'go wtime 2000 btime 2000 winc 10 binc 10']) {
+      const lines = e.run(go);
+      const best = lines.at(-1).split(' ');
+      assert.equal(best[0], 'bestmove', `${go}: ${lines.at(-1)}`);
+      assert.ok(legal.includes(best[1]), `${go}: ${best[1]} legal`);
+      assert.ok(lines.some((l) => / multipv 2 /.test(l)), `${go}: MultiPV 2`);
+      assert.ok(lines.some((l) => / wdl \d+ \d+ \d+ /.test(l)), `${go}: wdl`);
+    }
+  });
+}
+
+test('Skill Level and UCI_Elo weaken play within the node budget', () => {
+  const e = engine();
+  e.run('setoption name Skill Level value 0');
+  const lines = e.run('go movetime 5000');
+  const last = lines.filter((l) => l.startsWith('info depth')).at(-1);
+  const nodes = Number(/ nodes (\d+)/.exec(last)[1]);
+  assert.ok(nodes <= 60, `level 0 searched ${nodes} nodes`);
+  e.run('setoption name UCI_LimitStrength value true');
+  e.run('setoption name UCI_Elo value 1000');
+  assert.match(e.run('go movetime 5000').at(-1), /^bestmove \S+/);
+});
+
+test('d, eval, Hash and bad input', () => {
+  const e = engine();
+  assert.ok(e.run('d').some((l) => l.startsWith('Fen: rnbqkbnr')));
+  assert.ok(e.run('eval').length > 0);
+  assert.deepEqual(e.run('setoption name Hash value 64'), []);
+  // Beyond what a 32-bit module can address: refused, the table stays.
+  assert.match(e.run('setoption name Hash value 4096')[0], /^info string error: setoption: /);
+  assert.ok(e.run('uci').includes('option name Hash type spin default 16 min 1 max 2048'));
+  const bad = e.run('position fen this is no fen');
+  assert.match(bad[0], /^info string error: position: /);
+  assert.ok(e.run('d').some((l) => l.startsWith('Fen: rnbqkbnr')), 'position unchanged');
+  assert.match(e.run('frobnicate')[0], /^Unknown command: 'frobnicate'/);
+  assert.match(e.run('go perft 3').at(-1), /Nodes searched: 8902/);
+});
+
+test('the rules referee a minesweeper game on the hidden layout', () => {
+  const e = engine();
+  const start = parseAnswer(e.rules('layout')).fen[0];
+  assert.equal((start.match(/M/g) || []).length, 4);
+  let moves = [];
+  for (let i = 0; i < 30; i++) {
+    const s = parseAnswer(e.rules(`state minesweeper fen ${start}${moves.length ? ` moves ${moves.join(' ')}` : ''}`));
+    assert.ok(!s.public[0].includes('M'), 'the public FEN hides the mines');
+    if (s.result[0] !== '*') break;
+    e.run(`setoption name UCI_Variant value minesweeper`);
+    e.run(`position fen ${s.public[0]}`);
+    const best = e.run('go nodes 500').at(-1).split(' ')[1];
+    assert.ok(s.legal[0].split(' ').includes(best), `${best} legal`);
+    moves = [...moves, best];
+  }
+  assert.ok(moves.length >= 10);
+  assert.match(parseAnswer(e.rules('state minesweeper fen nonsense')).error[0], /FEN/i);
+});
+
+test('bench visits as many nodes as the native binary', { skip: !process.env.SAPPER_NATIVE }, () => {
+  const depth = '7';
+  const native = execFileSync(process.env.SAPPER_NATIVE, ['bench', depth]).toString().trim().split('\n').at(-1);
+  const e = engine();
+  const ours = e.run(`bench ${depth}`).at(-1);
+  assert.equal(ours.split(' ')[0], native.split(' ')[0], `wasm "${ours}" vs native "${native}"`);
+});
