@@ -211,7 +211,7 @@ impl Engine {
             running: None,
             params_override: Vec::new(),
             nnue_override: Vec::new(),
-            salt: rand::random(),
+            salt: random_salt(),
             searches: 0,
         }
     }
@@ -620,6 +620,15 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A seed that differs from engine to engine (the weaker levels' choices must not
+/// repeat across games): std's per-process random hash keys, which need no OS
+/// random source of the library's own (rand's `getrandom`), so the engine also
+/// builds where there is none.
+fn random_salt() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0u64)
 }
 
 #[cfg(test)]
