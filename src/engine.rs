@@ -388,7 +388,12 @@ impl Engine {
             .map(|l| l.split('#').next().unwrap_or("").trim())
             .find(|l| !l.is_empty())
             .and_then(|header| header.split_whitespace().nth(2))
-            .ok_or_else(|| format!("{path}: no 'sapper-eval 1 <variant>' header"))?
+            .ok_or_else(|| {
+                format!(
+                    "{path}: no 'sapper-eval {} <variant>' header",
+                    crate::eval::params::FORMAT_VERSION
+                )
+            })?
             .parse::<VariantKind>()
             .map_err(|e| e.to_string())?;
         let params = EvalParams::parse_named(path, &text, variant).map_err(|e| format!("{path}: {e}"))?;
