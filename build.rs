@@ -1,19 +1,77 @@
-//! Embeds the default evaluation parameters and networks named in `nets/defaults.txt`.
+//! Embeds the default evaluation parameters and networks named in `nets/defaults.txt`,
+//! after checking them, so that a bad file fails the build instead of the first
+//! search that needs it.
 //!
 //! Generates `$OUT_DIR/default_nets.rs` with one `(variant, file name, text)` entry
 //! per `.eval` line of `nets/defaults.txt` and one `(variant, file name, bytes)` entry
-//! per `.nnue` line; they are parsed and hash-checked at run time by `eval::params`
-//! and `nnue`.
+//! per `.nnue` line. Each `.eval` file is parsed here by the library's own parser
+//! (`src/eval/params.rs`, compiled into this build script; [`library`] gives it the
+//! two names it imports), which checks the header, every block and value, the
+//! variant the line names and the content hash in the file name. A `.nnue` file's
+//! weights are checked when it is first loaded (`nnue::Network::parse_named`, which
+//! needs the board types); here its magic and the hash in its name.
 
 use std::env;
 use std::fs;
 use std::path::Path;
+
+/// What `src/eval/params.rs` imports from the library, reduced to what parsing
+/// needs: a variant is its name (the build script checks it against the line of
+/// `nets/defaults.txt`; the list of variants lives in the library), and a network
+/// is never attached to parameters here.
+mod library {
+    /// Stand-ins for `crate::variant`.
+    pub mod variant {
+        use std::fmt;
+
+        /// A variant, known here by its name only.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct VariantKind(pub &'static str);
+
+        impl VariantKind {
+            /// The `UCI_Variant` name.
+            pub const fn name(self) -> &'static str {
+                self.0
+            }
+        }
+
+        impl fmt::Display for VariantKind {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.0)
+            }
+        }
+
+        impl std::str::FromStr for VariantKind {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                Ok(VariantKind(Box::leak(s.to_string().into_boxed_str())))
+            }
+        }
+    }
+
+    /// Stand-ins for `crate::nnue`.
+    pub mod nnue {
+        /// Never built here.
+        #[derive(Debug, PartialEq, Eq)]
+        pub struct Network;
+    }
+}
+
+use library::{nnue, variant};
+
+#[allow(dead_code)]
+#[path = "src/eval/params.rs"]
+mod params;
+
+/// The first bytes of every network file (`nnue::MAGIC`).
+const NNUE_MAGIC: &[u8] = b"SAPPERNN";
 
 fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
     let nets = Path::new(&manifest).join("nets");
     let list = nets.join("defaults.txt");
     println!("cargo:rerun-if-changed={}", list.display());
+    println!("cargo:rerun-if-changed=src/eval/params.rs");
     let text = fs::read_to_string(&list).expect("nets/defaults.txt");
     let mut out = String::from("/// (variant, file name, contents) of each embedded parameter file.\n");
     out.push_str("pub const DEFAULT_NETS: &[(&str, &str, &str)] = &[\n");
@@ -30,12 +88,29 @@ fn main() {
         let path = nets.join(file);
         assert!(path.exists(), "nets/defaults.txt names missing file {file}");
         println!("cargo:rerun-if-changed={}", path.display());
+        let variant_name: &'static str = Box::leak(variant.to_string().into_boxed_str());
         if file.ends_with(".nnue") {
+            let bytes = fs::read(&path).unwrap_or_else(|e| panic!("nets/{file}: {e}"));
+            assert!(
+                bytes.starts_with(NNUE_MAGIC),
+                "nets/{file}: not a SAPPERNN network"
+            );
+            let hash = params::content_hash_bytes(&bytes);
+            if let Some(named) = params::hash_in_name(file) {
+                assert!(
+                    named.eq_ignore_ascii_case(&hash),
+                    "nets/{file}: content hash {hash} does not match the name's {named}"
+                );
+            }
             nnue.push_str(&format!(
                 "    ({variant:?}, {file:?}, include_bytes!({:?})),\n",
                 path.display().to_string()
             ));
             continue;
+        }
+        let contents = fs::read_to_string(&path).unwrap_or_else(|e| panic!("nets/{file}: {e}"));
+        if let Err(e) = params::EvalParams::parse_named(file, &contents, variant::VariantKind(variant_name)) {
+            panic!("nets/defaults.txt names a bad parameter file: nets/{file}: {e}");
         }
         out.push_str(&format!(
             "    ({variant:?}, {file:?}, include_str!({:?})),\n",

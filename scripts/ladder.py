@@ -69,14 +69,13 @@ def elo_and_error(wins: int, draws: int, losses: int) -> tuple[float, float]:
 
     Needs at least one game."""
     n = wins + draws + losses
-    score = stats.score_from_wdl(wins, draws, losses)
-    err = stats.elo_error_trinomial(wins, draws, losses)
+    score, elo, err = stats.trinomial(wins, draws, losses)
     if not 0.0 < score < 1.0 or not math.isfinite(err):
         # A clean sweep (or a lopsided record) has no finite error bar: count a sweep
         # as half a game short of one, with a wide error bar.
         score = min(max(score, 0.5 / n), 1 - 0.5 / n)
         return stats.elo_from_score(score), 400.0
-    return stats.elo_from_score(score), err
+    return elo, err
 
 
 def fit_anchors(rows: list[dict], anchors: list[dict]) -> tuple[float, float]:

@@ -5,7 +5,7 @@ Plays ``--games`` games between two UCI engines in standard chess, atomic or
 king of the hill, ``--concurrency`` games at a time, and prints a summary
 (W/D/L, Elo with 95 % error bars, forfeit counts) from the point of view of
 engine 1.  With ``--sprt ELO0,ELO1`` the match is a pentanomial GSPRT
-(``stats.llr_pentanomial``, as fishtest computes it) that stops as soon as H0
+(``sapper stats`` via ``stats.py``, as fishtest computes it) that stops as soon as H0
 or H1 is accepted.  Built on python-chess's asyncio engine driver; see
 ``scripts/README.md`` for usage.
 
@@ -18,7 +18,7 @@ Layout:
 * :func:`run_match`      -- runs workers over a task list, reporting each
   finished game to a callback, which may stop the match.
 * :class:`SprtTracker`   -- the SPRT stopping rule, updated per game pair.
-* :func:`summarize`      -- statistics over finished games (via ``stats.py``).
+* :func:`summarize`      -- statistics over finished games (``sapper stats`` via ``stats.py``).
 """
 
 from __future__ import annotations
@@ -183,10 +183,11 @@ class SprtConfig:
     alpha: float = 0.05
     beta: float = 0.05
 
-    @property
-    def bounds(self) -> tuple[float, float]:
-        """The LLR bounds ``(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))``."""
-        return stats.sprt_bounds(self.alpha, self.beta)
+    def test(self, counts: Sequence[int]) -> dict[str, Any]:
+        """``sapper stats`` over pentanomial ``counts``: ``sprt_llr``,
+        ``sprt_lower``/``sprt_upper`` (``ln(beta / (1 - alpha))``,
+        ``ln((1 - beta) / alpha)``), ``sprt_decision`` and the pentanomial Elo."""
+        return stats.compute(pentanomial=counts, sprt=(self.elo0, self.elo1), alpha=self.alpha, beta=self.beta)
 
     def describe(self) -> str:
         """Return the hypotheses as ``[ELO0,ELO1]``, e.g. ``[0,10]``."""
@@ -584,14 +585,15 @@ class SprtTracker:
     """Incremental pentanomial GSPRT over the finished game pairs.
 
     :meth:`add` is fed every finished game; when it completes a pair the
-    pentanomial counts and the LLR (:func:`stats.llr_pentanomial`) are
+    pentanomial counts and the LLR (``sapper stats``, logistic Elo) are
     updated and checked against the bounds.
     """
 
     def __init__(self, config: SprtConfig) -> None:
         self.config = config
-        self.lower, self.upper = config.bounds
         self.counts = [0] * len(stats.PENTANOMIAL_PAIR_POINTS)
+        self._state = config.test(self.counts)
+        self.lower, self.upper = self._state["sprt_lower"], self._state["sprt_upper"]
         self.llr = 0.0
         self.decision: str | None = None
         self._half_pairs: dict[int, float] = {}
@@ -610,14 +612,15 @@ class SprtTracker:
             self._half_pairs[pair] = record.engine1_score
             return False
         self.counts[round(2 * (other + record.engine1_score))] += 1
-        self.llr = stats.llr_pentanomial(self.counts, self.config.elo0, self.config.elo1)
-        self.decision = stats.sprt_decision(self.llr, self.lower, self.upper)
+        self._state = self.config.test(self.counts)
+        self.llr = self._state["sprt_llr"]
+        self.decision = self._state["sprt_decision"]
         return True
 
     def status_line(self) -> str:
         """One stderr line with the current LLR, e.g. ``SPRT [0,10] after 20
         pairs: LLR 0.52 (-2.94, 2.94), pentanomial [...], Elo +3.1 +/- 20.0``."""
-        elo = format_elo(stats.elo_from_pentanomial(self.counts), stats.elo_error_pentanomial(self.counts))
+        elo = format_elo(self._state["elo_pentanomial"], self._state["elo_error95_pentanomial"])
         return (
             f"SPRT {self.config.describe()} after {self.pairs} pairs: LLR {self.llr:.2f} "
             f"({self.lower:.2f}, {self.upper:.2f}), pentanomial {self.counts}, Elo {elo}"
@@ -648,7 +651,12 @@ def summarize(
         by_pair.setdefault(record.task.pair, {})[record.task.number] = record.engine1_score
     pairs = [(games[min(games)], games[max(games)]) for games in by_pair.values() if len(games) == 2]
     penta = stats.pentanomial_counts(pairs)
-    score = stats.score_from_wdl(wins, draws, losses)
+    computed = stats.compute(
+        wdl=(wins, draws, losses),
+        pentanomial=penta,
+        **({"sprt": (sprt.elo0, sprt.elo1), "alpha": sprt.alpha, "beta": sprt.beta} if sprt else {}),
+    )
+    score = computed["score"]
     forfeits = {f"engine{i}": dict(Counter(r.termination for r in records if r.forfeited_by == i)) for i in (1, 2)}
 
     def forfeit_count(termination: str) -> int:
@@ -664,12 +672,12 @@ def summarize(
         "draws": draws,
         "losses": losses,
         "score": score,
-        "elo": math.nan if math.isnan(score) else stats.elo_from_score(score),
-        "elo_error95": stats.elo_error_trinomial(wins, draws, losses),
+        "elo": computed["elo"],
+        "elo_error95": computed["elo_error95"],
         "pairs": len(pairs),
         "pentanomial": penta,
-        "elo_pentanomial": stats.elo_from_pentanomial(penta),
-        "elo_error95_pentanomial": stats.elo_error_pentanomial(penta),
+        "elo_pentanomial": computed["elo_pentanomial"],
+        "elo_error95_pentanomial": computed["elo_error95_pentanomial"],
         "illegal": forfeit_count(ILLEGAL_MOVE),
         "crashes": forfeit_count(CRASH),
         "no_move": forfeit_count(NO_MOVE),
@@ -678,17 +686,15 @@ def summarize(
         "terminations": dict(Counter(r.termination for r in records).most_common()),
     }
     if sprt is not None:
-        lower, upper = sprt.bounds
-        llr = stats.llr_pentanomial(penta, sprt.elo0, sprt.elo1)
         summary.update(
             sprt_elo0=sprt.elo0,
             sprt_elo1=sprt.elo1,
             sprt_alpha=sprt.alpha,
             sprt_beta=sprt.beta,
-            sprt_llr=llr,
-            sprt_lower=lower,
-            sprt_upper=upper,
-            sprt_decision=stats.sprt_decision(llr, lower, upper),
+            sprt_llr=computed["sprt_llr"],
+            sprt_lower=computed["sprt_lower"],
+            sprt_upper=computed["sprt_upper"],
+            sprt_decision=computed["sprt_decision"],
         )
     return summary
 
@@ -950,9 +956,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sprt_text = ""
     if sprt is not None:
         try:
-            lower, upper = sprt.bounds
-        except ValueError as err:
-            parser.error(f"--alpha/--beta: {err}")
+            start = sprt.test([0] * len(stats.PENTANOMIAL_PAIR_POINTS))
+        except (ValueError, FileNotFoundError) as err:
+            parser.error(f"--sprt/--alpha/--beta: {err}")
+        lower, upper = start["sprt_lower"], start["sprt_upper"]
         sprt_text = (
             f", SPRT {sprt.describe()} alpha {sprt.alpha:g} beta {sprt.beta:g} (LLR bounds {lower:.2f}, {upper:.2f})"
         )

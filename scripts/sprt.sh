@@ -153,6 +153,17 @@ echo "BASE = $BASE_LABEL: bench $BASE_BENCH"
 
 # Engine 1 is NEW, engine 2 is BASE; names given here can be overridden by
 # --name1/--name2 in the arguments (the last occurrence wins).
+# match.py's statistics come from `sapper stats`: $SAPPER_BIN if set, else the
+# first of the two builds that has the command, else this checkout's build.
+if [[ -z ${SAPPER_BIN:-} ]]; then
+    for candidate in "$RUN_DIR/new" "$RUN_DIR/base"; do
+        if "$candidate" stats --score 0.5 >/dev/null 2>&1; then
+            export SAPPER_BIN=$candidate
+            break
+        fi
+    done
+fi
+
 set +e
 "$PYTHON" "$SCRIPT_DIR/match.py" \
     --engine1 "$(printf '%q' "$RUN_DIR/new")" --engine2 "$(printf '%q' "$RUN_DIR/base")" \

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -31,13 +32,13 @@ def fake_matches(monkeypatch: pytest.MonkeyPatch, record: tuple[int, int, int]) 
 
 def test_elo_and_error_matches_stats_and_caps_sweeps() -> None:
     elo, err = ladder.elo_and_error(9, 0, 7)
-    assert elo == pytest.approx(stats.elo_from_score(9 / 16))
-    assert err == pytest.approx(stats.elo_error_trinomial(9, 0, 7))
+    assert elo == pytest.approx(400 * math.log10(9 / 7))
+    assert err == pytest.approx(stats.trinomial(9, 0, 7)[2])
     elo, err = ladder.elo_and_error(16, 0, 0)
-    assert elo == pytest.approx(stats.elo_from_score(15.5 / 16))
+    assert elo == pytest.approx(400 * math.log10(31))  # 15.5 of 16
     assert err == 400.0
     elo, _ = ladder.elo_and_error(0, 0, 16)
-    assert elo == pytest.approx(-stats.elo_from_score(15.5 / 16))
+    assert elo == pytest.approx(-400 * math.log10(31))
 
 
 def test_partial_run_pools_with_earlier_games(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
@@ -56,7 +57,7 @@ def test_partial_run_pools_with_earlier_games(monkeypatch: pytest.MonkeyPatch, t
     assert rows[3]["wdl"] == [10, 0, 6]  # not played: taken over
     assert rows[4]["wdl"] == [40, 4, 20]
     assert rows[5]["wdl"] == [36, 4, 24]
-    assert rows[5]["step"] == pytest.approx(stats.elo_from_score(38 / 64))
+    assert rows[5]["step"] == pytest.approx(400 * math.log10(38 / 26))
     assert rows[20]["elo"] == pytest.approx(sum(r["step"] for r in rows[1:]))
     assert "| 5 | 380 |" in capsys.readouterr().out
 

@@ -14,7 +14,7 @@ use crate::eval::params::EvalParams;
 use crate::eval::{default_nnue_name, default_params, default_params_name, load_params_file};
 use crate::game::Game;
 use crate::minesweeper::{random_layout, Minesweeper};
-use crate::nnue::Network;
+use crate::nnue::{variant_code, variant_from_code, Network};
 use crate::position::Position;
 use crate::search::ordering::is_noisy;
 use crate::search::score::is_mate;
@@ -103,27 +103,6 @@ impl DatagenReport {
     pub fn positions_per_hour(&self) -> f64 {
         self.positions as f64 * 3600.0 / self.seconds.max(1e-9)
     }
-}
-
-/// Variant code in records.
-pub fn variant_code(v: VariantKind) -> u8 {
-    match v {
-        VariantKind::Chess => 0,
-        VariantKind::Atomic => 1,
-        VariantKind::KingOfTheHill => 2,
-        VariantKind::Minesweeper => 3,
-    }
-}
-
-/// The variant of a record's code.
-pub fn variant_from_code(code: u8) -> Option<VariantKind> {
-    Some(match code {
-        0 => VariantKind::Chess,
-        1 => VariantKind::Atomic,
-        2 => VariantKind::KingOfTheHill,
-        3 => VariantKind::Minesweeper,
-        _ => return None,
-    })
 }
 
 /// Writes the file header: magic, version, length-prefixed UTF-8 text.

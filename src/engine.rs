@@ -212,7 +212,7 @@ impl Engine {
             running: None,
             params_override: Vec::new(),
             nnue_override: Vec::new(),
-            salt: rand::random(),
+            salt: random_salt(),
             searches: 0,
         }
     }
@@ -394,7 +394,12 @@ impl Engine {
             .map(|l| l.split('#').next().unwrap_or("").trim())
             .find(|l| !l.is_empty())
             .and_then(|header| header.split_whitespace().nth(2))
-            .ok_or_else(|| format!("{path}: no 'sapper-eval 1 <variant>' header"))?
+            .ok_or_else(|| {
+                format!(
+                    "{path}: no 'sapper-eval {} <variant>' header",
+                    crate::eval::params::FORMAT_VERSION
+                )
+            })?
             .parse::<VariantKind>()
             .map_err(|e| e.to_string())?;
         let params = EvalParams::parse_named(path, &text, variant).map_err(|e| format!("{path}: {e}"))?;
@@ -641,6 +646,24 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A seed that differs from engine to engine (the weaker levels' choices must not
+/// repeat across games): std's per-process random hash keys, which need no OS
+/// random source of the library's own (rand's `getrandom`), so the engine also
+/// builds where there is none.
+/// On wasm32-unknown-unknown std's keys are constant, so the salt comes from
+/// getrandom there, whose source the browser build supplies (`crypto.getRandomValues`).
+fn random_salt() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut bytes = [0u8; 8];
+        if getrandom::getrandom(&mut bytes).is_ok() {
+            return u64::from_le_bytes(bytes);
+        }
+    }
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0u64)
 }
 
 #[cfg(test)]

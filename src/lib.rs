@@ -3,10 +3,17 @@
 //! Layers, bottom up (see `docs/architecture.md`): [`types`] and [`bitboard`];
 //! [`geometry`] (attack tables per board shape); [`variant`] (rule sets as types);
 //! [`position`] and [`movegen`] (rules); [`perft`].
+//!
+//! The feature `tools` (on by default) adds what is not the engine: the match
+//! runner ([`referee`]), the match statistics ([`stats`]), self-play data
+//! ([`datagen`]) and the fitting of parameters and networks ([`tune`], [`train`]),
+//! with their dependencies (clap, serde, rayon). Without it the library is the
+//! engine a GUI, a game site or a browser build embeds.
 
 pub mod analyze;
 pub mod bench;
 pub mod bitboard;
+#[cfg(feature = "tools")]
 pub mod datagen;
 pub mod engine;
 pub mod eval;
@@ -22,11 +29,16 @@ pub mod notation;
 pub mod perft;
 pub mod play;
 pub mod position;
+#[cfg(feature = "tools")]
 pub mod referee;
+pub mod result;
 pub mod search;
 pub mod skill;
+#[cfg(feature = "tools")]
 pub mod stats;
+#[cfg(feature = "tools")]
 pub mod train;
+#[cfg(feature = "tools")]
 pub mod tune;
 pub mod types;
 pub mod uci;

@@ -1,5 +1,6 @@
 //! The `sapper` binary: UCI on stdin/stdout when started without arguments, plus
-//! command-line tools (analyze, perft, bench, datagen, tune).
+//! command-line tools (analyze, perft, bench, play; with the feature `tools`, which
+//! this binary needs: datagen, tune, train, referee, replay, stats).
 
 use clap::{Parser, Subcommand};
 use sapper::analyze::{self, AnalyzeRequest};
@@ -246,6 +247,31 @@ enum Command {
     Referee(sapper::referee::RefereeArgs),
     /// Replay recorded games (see `sapper replay --help`).
     Replay(sapper::referee::ReplayArgs),
+    /// Match statistics as one JSON object (the implementation the referee and the
+    /// Python match runners share): Elo and error bars, SPRT log-likelihood ratio.
+    Stats {
+        /// Wins, draws and losses of the engine of interest: W,D,L.
+        #[arg(long, value_name = "W,D,L", value_delimiter = ',')]
+        wdl: Option<Vec<u32>>,
+        /// Pentanomial counts of game pairs by the engine's points (0, 1/2, 1, 3/2, 2).
+        #[arg(long, value_name = "LL,LD,DD,DW,WW", value_delimiter = ',')]
+        pentanomial: Option<Vec<u32>>,
+        /// A mean score in [0, 1] to convert to Elo.
+        #[arg(long)]
+        score: Option<f64>,
+        /// SPRT over the pentanomial counts: H0 elo = ELO0, H1 elo = ELO1.
+        #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+        sprt: Option<String>,
+        /// The unit of the SPRT's bounds.
+        #[arg(long, default_value = "normalized", value_parser = ["normalized", "logistic"])]
+        elo_model: String,
+        /// SPRT type I error (false H1).
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// SPRT type II error (false H0).
+        #[arg(long, default_value_t = 0.05)]
+        beta: f64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -550,7 +576,69 @@ fn main() -> ExitCode {
         }
         Some(Command::Referee(args)) => sapper::referee::run(&args),
         Some(Command::Replay(args)) => sapper::referee::run_replay(&args),
+        Some(Command::Stats {
+            wdl,
+            pentanomial,
+            score,
+            sprt,
+            elo_model,
+            alpha,
+            beta,
+        }) => stats(wdl, pentanomial, score, sprt, &elo_model, alpha, beta),
     }
+}
+
+/// `sapper stats`: checks the arguments and prints [`sapper::stats::report_json`].
+fn stats(
+    wdl: Option<Vec<u32>>,
+    pentanomial: Option<Vec<u32>>,
+    score: Option<f64>,
+    sprt: Option<String>,
+    elo_model: &str,
+    alpha: f64,
+    beta: f64,
+) -> ExitCode {
+    use sapper::stats::{EloModel, StatsQuery};
+    let fail = |message: String| {
+        eprintln!("error: {message}");
+        ExitCode::FAILURE
+    };
+    if score.is_some_and(|s| !(0.0..=1.0).contains(&s)) {
+        return fail(format!(
+            "--score must be in [0, 1], got {}",
+            score.unwrap_or_default()
+        ));
+    }
+    if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+        return fail(format!(
+            "need 0 < alpha, beta and alpha + beta < 1, got {alpha}, {beta}"
+        ));
+    }
+    let sprt = match sprt.as_deref().map(sapper::referee::parse_sprt).transpose() {
+        Ok(bounds) => bounds,
+        Err(e) => return fail(e),
+    };
+    let model = if elo_model == "logistic" {
+        EloModel::Logistic
+    } else {
+        EloModel::Normalized
+    };
+    let wdl = match wdl.map(<[u32; 3]>::try_from).transpose() {
+        Ok(wdl) => wdl,
+        Err(v) => return fail(format!("--wdl wants W,D,L, got {} numbers", v.len())),
+    };
+    let pentanomial = match pentanomial.map(<[u32; 5]>::try_from).transpose() {
+        Ok(counts) => counts,
+        Err(v) => return fail(format!("--pentanomial wants five counts, got {}", v.len())),
+    };
+    let query = StatsQuery {
+        wdl,
+        pentanomial,
+        score,
+        sprt: sprt.map(|(elo0, elo1)| (elo0, elo1, model, alpha, beta)),
+    };
+    println!("{}", sapper::stats::report_json(&query));
+    ExitCode::SUCCESS
 }
 
 /// Sizes rayon's global pool (`--threads`; all cores when `None`).

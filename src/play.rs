@@ -16,7 +16,7 @@ use crate::minesweeper::{random_layout, sapped_square, zone_index, zone_square, 
 use crate::moves::{Move, MoveKind};
 use crate::notation::{parse_typed_move, san, san_line};
 use crate::position::Position;
-use crate::referee::record::GameResult;
+use crate::result::GameResult;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{score, SearchOptions, SearchShared, Searcher, Silent};

@@ -1,8 +1,12 @@
-//! Match statistics for engine-against-engine testing (`sapper referee`): Elo from a
-//! score with a 95% error bar, pentanomial counts over colour-swapped game pairs, and
-//! the pentanomial GSPRT log-likelihood ratio as Fishtest and OpenBench compute it.
+//! Match statistics for engine-against-engine testing: Elo from a score with a 95%
+//! error bar, pentanomial counts over colour-swapped game pairs, and the pentanomial
+//! GSPRT log-likelihood ratio as Fishtest and OpenBench compute it.
 //!
-//! Pure functions only. Conventions (the same as `scripts/stats.py`):
+//! The one implementation: `sapper referee` calls it directly, and the Python match
+//! runners (`scripts/match.py`, `scripts/ladder.py`) through `sapper stats`
+//! ([`report_json`]), by way of `scripts/stats.py`.
+//!
+//! Pure functions only. Conventions:
 //!
 //! * A *score* is the mean points per game of the engine of interest, in `[0, 1]`
 //!   (win 1, draw 1/2, loss 0).
@@ -285,6 +289,98 @@ pub fn llr_logistic(elo0: f64, elo1: f64, counts: &Pentanomial) -> f64 {
     )
 }
 
+/// The Elo model of an SPRT's bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EloModel {
+    /// Logistic Elo ([`llr_logistic`]; `scripts/match.py`'s bounds).
+    Logistic,
+    /// Normalized Elo ([`llr_normalized`]; Fishtest's and OpenBench's current
+    /// bounds, and `sapper referee`'s).
+    Normalized,
+}
+
+/// What `sapper stats` is asked: any of a W/D/L record, pentanomial counts, a score
+/// to convert, and an SPRT over the pentanomial counts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatsQuery {
+    /// Wins, draws, losses of the engine of interest.
+    pub wdl: Option<[u32; 3]>,
+    /// Pentanomial counts of complete pairs.
+    pub pentanomial: Option<Pentanomial>,
+    /// A mean score in `[0, 1]` whose Elo is wanted.
+    pub score: Option<f64>,
+    /// `(elo0, elo1, model, alpha, beta)` of an SPRT over `pentanomial` (no counts:
+    /// no pairs yet, LLR 0).
+    pub sprt: Option<(f64, f64, EloModel, f64, f64)>,
+}
+
+/// A number for [`report_json`]: finite values as Rust prints them (shortest form
+/// that reads back exactly, never an exponent), the others as `Infinity`,
+/// `-Infinity` and `NaN`, the tokens Python's `json` module reads.
+fn json_number(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x == f64::INFINITY {
+        "Infinity".into()
+    } else if x == f64::NEG_INFINITY {
+        "-Infinity".into()
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The answer of `sapper stats`: one JSON object whose keys are those of the parts
+/// asked for: `score_elo` (the Elo of `score`); `games`, `score`, `elo`,
+/// `elo_error95` (trinomial, from `wdl`); `pairs`, `elo_pentanomial`,
+/// `elo_error95_pentanomial`, `normalized_elo` (from `pentanomial`); `sprt_llr`,
+/// `sprt_lower`, `sprt_upper`, `sprt_decision` (`"H0"`, `"H1"` or `null`). Undefined
+/// values (no games, no variance) are `NaN`, a 0% or 100% score gives infinities.
+pub fn report_json(query: &StatsQuery) -> String {
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    if let Some(score) = query.score {
+        fields.push(("score_elo", json_number(elo_from_score(score))));
+    }
+    if let Some([w, d, l]) = query.wdl {
+        let e = trinomial(w, d, l);
+        fields.push(("games", (w + d + l).to_string()));
+        fields.push(("score", json_number(e.map_or(f64::NAN, |e| e.score))));
+        fields.push(("elo", json_number(e.map_or(f64::NAN, |e| e.elo))));
+        fields.push(("elo_error95", json_number(e.map_or(f64::NAN, |e| e.error))));
+    }
+    let counts = query.pentanomial.unwrap_or([0; 5]);
+    if query.pentanomial.is_some() {
+        let e = pentanomial(&counts);
+        fields.push(("pairs", counts.iter().sum::<u32>().to_string()));
+        fields.push(("elo_pentanomial", json_number(e.map_or(f64::NAN, |e| e.elo))));
+        fields.push((
+            "elo_error95_pentanomial",
+            json_number(e.map_or(f64::NAN, |e| e.error)),
+        ));
+        fields.push((
+            "normalized_elo",
+            json_number(normalized_elo(&counts).unwrap_or(f64::NAN)),
+        ));
+    }
+    if let Some((elo0, elo1, model, alpha, beta)) = query.sprt {
+        let llr = match model {
+            EloModel::Logistic => llr_logistic(elo0, elo1, &counts),
+            EloModel::Normalized => llr_normalized(elo0, elo1, &counts),
+        };
+        let bounds = sprt_bounds(alpha, beta);
+        let decision = match sprt_decision(llr, bounds) {
+            SprtDecision::Continue => "null",
+            SprtDecision::AcceptH0 => "\"H0\"",
+            SprtDecision::AcceptH1 => "\"H1\"",
+        };
+        fields.push(("sprt_llr", json_number(llr)));
+        fields.push(("sprt_lower", json_number(bounds.0)));
+        fields.push(("sprt_upper", json_number(bounds.1)));
+        fields.push(("sprt_decision", decision.into()));
+    }
+    let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+    format!("{{{}}}", body.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,5 +490,189 @@ mod tests {
         assert!(llr_normalized(0.0, 10.0, &[1, 2, 3, 4, 5]) > 0.0);
         assert!(llr_normalized(0.0, 10.0, &[5, 4, 3, 2, 1]) < 0.0);
         assert_eq!(llr_normalized(3.0, 3.0, &[5, 4, 3, 2, 1]), 0.0);
+    }
+
+    // The tests below came with the statistics from `scripts/stats.py` when the
+    // Python runners moved onto this implementation (their values were derived by
+    // hand or with fishtest's own code, independently of either implementation).
+
+    #[test]
+    fn trinomial_records_from_the_python_suite() {
+        // 10-20-10: mean 0.5, per-game variance 0.125, stderr sqrt(0.125 / 40) =
+        // 0.0559017, score interval 0.5 +- 0.1095644 -> +-77.389.
+        assert!(close(trinomial(10, 20, 10).unwrap().error, 77.3887, 1e-3));
+        // 30-10-10: mean 0.7, variance 0.16, stderr 0.0565685, interval
+        // [0.589129, 0.810871] -> Elo [62.59, 252.89].
+        let e = trinomial(30, 10, 10).unwrap();
+        assert!(close(e.elo, 147.1907, 1e-3), "{e:?}");
+        assert!(close(e.error, 95.1390, 1e-3), "{e:?}");
+        // No variance, no error; a clean sweep, no finite bar.
+        assert_eq!(trinomial(0, 10, 0).unwrap().error, 0.0);
+        assert_eq!(trinomial(5, 0, 0).unwrap().error, f64::INFINITY);
+        assert!(close(elo_from_score(10.0 / 11.0), 400.0, 1e-9));
+        assert!(close(elo_from_score(0.25), -190.848_501, 1e-5));
+        for elo in [-500.0, -35.5, 0.0, 12.0, 190.0, 800.0] {
+            assert!(close(elo_from_score(score_from_elo(elo)), elo, 1e-9));
+        }
+    }
+
+    #[test]
+    fn pentanomial_records_from_the_python_suite() {
+        // 1,2,3,2,1: mean 0.5, variance 1/12, stderr 0.096225, interval 0.5 +- 0.188597.
+        let e = pentanomial(&[1, 2, 3, 2, 1]).unwrap();
+        assert_eq!(e.elo, 0.0);
+        assert!(close(e.error, 137.8574, 1e-3), "{e:?}");
+        // 0,2,6,8,4: mean 0.675, variance 0.050625, stderr 0.0503115, interval
+        // [0.576391, 0.773609].
+        let e = pentanomial(&[0, 2, 6, 8, 4]).unwrap();
+        assert!(close(e.elo, 126.9682, 1e-3), "{e:?}");
+        assert!(close(e.error, 79.9819, 1e-3), "{e:?}");
+        // Perfectly correlated pairs carry no information; the same games seen as
+        // independent have the largest per-game variance.
+        assert_eq!(pentanomial(&[0, 0, 10, 0, 0]).unwrap().error, 0.0);
+        assert!(trinomial(10, 0, 10).unwrap().error > 100.0);
+        let pairs = [
+            (1.0, 0.0),
+            (0.5, 0.5),
+            (1.0, 1.0),
+            (0.0, 0.5),
+            (0.0, 0.0),
+            (1.0, 0.5),
+        ];
+        assert_eq!(pentanomial_counts(pairs), [1, 1, 2, 1, 1]);
+    }
+
+    const SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+    /// `max sum_i p_i ln q_i` over distributions `q` with mean `score`, through the
+    /// concave dual `sum p ln p - max_x sum p ln(1 + x (a - score))`, maximised by
+    /// golden-section search: a derivation independent of the secular equation.
+    fn max_log_likelihood(p: &[f64; 5], score: f64) -> f64 {
+        let a = SCORES.map(|v| v - score);
+        let max_a = a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min_a = a.iter().copied().fold(f64::INFINITY, f64::min);
+        let (mut lo, mut hi) = (-1.0 / max_a + 1e-12, -1.0 / min_a - 1e-12);
+        let g = |x: f64| (0..5).map(|i| p[i] * (1.0 + x * a[i]).ln()).sum::<f64>();
+        let ratio = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..300 {
+            let (left, right) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+            if g(left) < g(right) {
+                lo = left;
+            } else {
+                hi = right;
+            }
+        }
+        p.iter().map(|q| q * q.ln()).sum::<f64>() - g((lo + hi) / 2.0)
+    }
+
+    fn reference_llr(counts: &Pentanomial, elo0: f64, elo1: f64) -> f64 {
+        let (n, p) = regularised_pdf(counts);
+        n * (max_log_likelihood(&p, score_from_elo(elo1)) - max_log_likelihood(&p, score_from_elo(elo0)))
+    }
+
+    #[test]
+    fn logistic_llr_matches_an_independent_derivation() {
+        let cases: [(Pentanomial, f64, f64); 6] = [
+            ([1, 2, 3, 2, 1], 0.0, 5.0),
+            ([0, 2, 6, 8, 4], 0.0, 5.0),
+            ([3, 40, 120, 60, 9], 0.0, 10.0),
+            ([5, 30, 100, 25, 4], -3.0, 1.0),
+            ([0, 0, 100, 0, 0], 0.0, 10.0),
+            ([12, 0, 0, 0, 1], -5.0, 5.0),
+        ];
+        for (counts, elo0, elo1) in cases {
+            let (ours, reference) = (
+                llr_logistic(elo0, elo1, &counts),
+                reference_llr(&counts, elo0, elo1),
+            );
+            assert!(close(ours, reference, 1e-7), "{counts:?}: {ours} vs {reference}");
+        }
+        // fishtest's stat_util self-test sample: LLRcalc.LLR_logistic(-3, 1, counts)
+        // = 2.1310678117940807 (scipy's brentq).
+        let llr = llr_logistic(-3.0, 1.0, &[10789, 19328, 33806, 19402, 10543]);
+        assert!(close(llr, 2.131_067_811_794_080_7, 1e-9), "{llr}");
+    }
+
+    #[test]
+    fn the_maximum_likelihood_distribution_has_the_mean_and_is_optimal() {
+        let (_, p) = regularised_pdf(&[3, 40, 120, 60, 9]);
+        let score = score_from_elo(10.0);
+        let mle = mle_expected(&p, score);
+        assert!(close(mle.iter().sum(), 1.0, 1e-12));
+        assert!(close((0..5).map(|i| SCORES[i] * mle[i]).sum(), score, 1e-12));
+        let log_likelihood = |q: &[f64; 5]| (0..5).map(|i| p[i] * q[i].ln()).sum::<f64>();
+        // Directions that keep the total and the mean must not raise the likelihood.
+        for d in [
+            [1.0, -2.0, 1.0, 0.0, 0.0],
+            [0.0, 1.0, -2.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0, -2.0, 1.0],
+            [1.0, -1.0, -1.0, 1.0, 0.0],
+        ] {
+            assert_eq!(d.iter().sum::<f64>(), 0.0);
+            assert_eq!((0..5).map(|i| SCORES[i] * d[i]).sum::<f64>(), 0.0);
+            for step in [1e-4, -1e-4] {
+                let moved: [f64; 5] = std::array::from_fn(|i| mle[i] + step * d[i]);
+                assert!(log_likelihood(&moved) <= log_likelihood(&mle));
+            }
+        }
+    }
+
+    #[test]
+    fn logistic_llr_signs_and_decisions() {
+        let (lower, upper) = sprt_bounds(0.05, 0.05);
+        let strong = [2, 20, 60, 60, 30]; // mean 0.6125, about +79 Elo
+        assert!(llr_logistic(0.0, 10.0, &strong) > upper);
+        let weak = [30, 60, 60, 20, 2];
+        assert!(llr_logistic(0.0, 10.0, &weak) < lower);
+        // Identical self-play (every pair 1-1) slowly accepts H0.
+        let llr = llr_logistic(0.0, 10.0, &[0, 0, 10, 0, 0]);
+        assert!(lower < llr && llr < 0.0, "{llr}");
+        assert!(llr_logistic(0.0, 10.0, &[0, 0, 110, 0, 0]) < lower);
+        assert_eq!(llr_logistic(0.0, 10.0, &[0; 5]), 0.0);
+        // A sample whose mean is exactly elo0 fits H0 better.
+        for counts in [[1, 2, 3, 2, 1], [10, 40, 100, 40, 10], [0, 5, 20, 5, 0]] {
+            assert!(llr_logistic(0.0, 5.0, &counts) < 0.0, "{counts:?}");
+        }
+        let (lo, hi) = sprt_bounds(0.1, 0.05);
+        assert!(close(lo, (0.05f64 / 0.9).ln(), 1e-12) && close(hi, (0.95f64 / 0.1).ln(), 1e-12));
+    }
+
+    #[test]
+    fn the_report_holds_what_was_asked() {
+        let text = report_json(&StatsQuery {
+            wdl: Some([30, 10, 10]),
+            pentanomial: Some([0, 2, 6, 8, 4]),
+            score: Some(1.0),
+            sprt: Some((0.0, 10.0, EloModel::Logistic, 0.05, 0.05)),
+        });
+        let field = |key: &str| -> String {
+            let start = text
+                .find(&format!("\"{key}\": "))
+                .unwrap_or_else(|| panic!("{key} in {text}"))
+                + key.len()
+                + 4;
+            text[start..].split([',', '}']).next().unwrap().to_string()
+        };
+        assert_eq!(field("score_elo"), "Infinity");
+        assert_eq!(field("games"), "50");
+        assert!(close(
+            field("elo").parse().unwrap(),
+            trinomial(30, 10, 10).unwrap().elo,
+            1e-12
+        ));
+        assert_eq!(field("pairs"), "20");
+        let llr: f64 = field("sprt_llr").parse().unwrap();
+        assert!(close(llr, llr_logistic(0.0, 10.0, &[0, 2, 6, 8, 4]), 1e-12));
+        assert_eq!(
+            field("sprt_decision"),
+            if llr >= 2.944 { "\"H1\"" } else { "null" }
+        );
+        // Nothing asked, nothing answered; no games: undefined, not zero.
+        assert_eq!(report_json(&StatsQuery::default()), "{}");
+        let empty = report_json(&StatsQuery {
+            wdl: Some([0, 0, 0]),
+            ..StatsQuery::default()
+        });
+        assert!(empty.contains("\"elo\": NaN"), "{empty}");
     }
 }

@@ -626,6 +626,33 @@ fn eval_file_loads_networks_and_use_nnue_switches_them_off() {
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
+/// A parameter file without a header, or with an outdated one, is refused with a
+/// message naming the format this build reads; the embedded parameters stay.
+#[test]
+fn eval_file_errors_name_the_current_format() {
+    let current = format!("sapper-eval {}", sapper::eval::params::FORMAT_VERSION);
+    let dir = std::env::temp_dir().join(format!("sapper-evalfile-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = sapper::eval::params::EvalParams::zero(VariantKind::Chess).to_text();
+    assert!(text.starts_with(&current), "{text}");
+    let mut s = Session::new();
+    let before = s.cmd("eval");
+    for (name, contents) in [
+        (
+            "headless.eval",
+            text.lines().skip(1).collect::<Vec<_>>().join("\n"),
+        ),
+        ("old.eval", text.replacen(&current, "sapper-eval 1", 1)),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        let err = s.expect_error(&format!("setoption name EvalFile value {}", path.display()));
+        assert!(err.contains(&format!("'{current} <variant>'")), "{name}: {err}");
+        assert_eq!(s.cmd("eval"), before, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---- the peers' command orders --------------------------------------------------------
 
 /// Cute Chess: `uci`, the variant, `isready`, `ucinewgame`, then per move
@@ -1606,6 +1633,13 @@ fn malformed_fens_leave_the_position() {
         ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 y"),
         ("chess", "4k3/8/8/8/8/8/8/4K3 w - - -1 1"),
         ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 99999999999999999999 1"),
+        // The fullmove number starts at 1, in every FEN form (minesweeper's too).
+        ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 0"),
+        ("atomic", "4k3/8/8/8/8/8/8/4K3 w - - 0 0"),
+        (
+            "minesweeper",
+            "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0 ????????/????????/????????/???????? 4",
+        ),
         // TooManyKings
         ("chess", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
         ("atomic", "4kk2/8/8/8/8/8/8/4K3 w - - 0 1"),

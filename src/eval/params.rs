@@ -15,6 +15,8 @@
 //! centipawns (per unit of the term's coefficient). The hash in the file name is
 //! FNV-1a (32 bits) of the whole text, comments included; loaders check it.
 
+// build.rs compiles this file too, to check the embedded files: it provides these
+// two names only (a new import needs a stand-in in build.rs's `library`).
 use crate::nnue::Network;
 use crate::variant::VariantKind;
 use std::fmt;

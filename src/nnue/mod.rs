@@ -21,12 +21,33 @@
 //! weights (`2 x HIDDEN`), `i32` output bias. `sapper train` writes them.
 
 use crate::bitboard::BitBoard;
-use crate::datagen::{variant_code, variant_from_code};
 use crate::eval::params::{content_hash_bytes, hash_in_name};
 use crate::geometry::Geometry;
 use crate::position::Position;
 use crate::types::{Color, Role};
 use crate::variant::{Variant, VariantKind};
+
+/// The variant's code in a network file's header and in `datagen` records (one
+/// byte, stable across versions: files keep their meaning).
+pub fn variant_code(v: VariantKind) -> u8 {
+    match v {
+        VariantKind::Chess => 0,
+        VariantKind::Atomic => 1,
+        VariantKind::KingOfTheHill => 2,
+        VariantKind::Minesweeper => 3,
+    }
+}
+
+/// The variant of a file's or record's code.
+pub fn variant_from_code(code: u8) -> Option<VariantKind> {
+    Some(match code {
+        0 => VariantKind::Chess,
+        1 => VariantKind::Atomic,
+        2 => VariantKind::KingOfTheHill,
+        3 => VariantKind::Minesweeper,
+        _ => return None,
+    })
+}
 
 /// Inputs per side: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;

@@ -26,7 +26,7 @@ pub enum FenError {
     BadEnPassantField(String),
     /// The en-passant square names no double push just made by the side not to move.
     ImpossibleEnPassant(Square),
-    /// A move counter is not a number in range.
+    /// A move counter is not a number in range (the fullmove number starts at 1).
     BadMoveCounter(String),
     /// More than one king of a colour.
     TooManyKings(Color),
@@ -149,11 +149,14 @@ impl<V: Variant> Position<V> {
             Some(s) => s.parse().map_err(|_| FenError::BadMoveCounter(s.to_string()))?,
             None => 0,
         };
+        // The fullmove number starts at 1 (PGN standard, 16.1.3.6); 0 is refused as
+        // shakmaty refuses it, in every variant alike.
         pos.fullmove = match fields.get(5) {
             Some(s) => s
                 .parse::<u32>()
-                .map_err(|_| FenError::BadMoveCounter(s.to_string()))?
-                .max(1),
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| FenError::BadMoveCounter(s.to_string()))?,
             None => 1,
         };
 

@@ -6,61 +6,14 @@ use crate::game::{AnyGame, Game};
 use crate::minesweeper::{zone_square, Minesweeper, ZONE_SIZE};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, Square};
+pub use crate::result::GameResult;
+use crate::types::Square;
 use crate::uci::board_text;
 use crate::variant::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::Write;
 use std::path::Path;
-
-/// A game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameResult {
-    /// White won.
-    #[serde(rename = "1-0")]
-    WhiteWins,
-    /// Black won.
-    #[serde(rename = "0-1")]
-    BlackWins,
-    /// A draw.
-    #[serde(rename = "1/2-1/2")]
-    Draw,
-}
-
-impl GameResult {
-    /// A win for `color`.
-    pub fn win_for(color: Color) -> GameResult {
-        match color {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// The points `color` scored: 1, 1/2 or 0.
-    pub fn score_for(self, color: Color) -> f64 {
-        match (self, color) {
-            (GameResult::Draw, _) => 0.5,
-            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 1.0,
-            _ => 0.0,
-        }
-    }
-
-    /// PGN notation.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
