@@ -157,6 +157,7 @@ impl<V: Variant> Searcher<V> {
     /// `cut_node` marks a non-PV node expected to fail high (Stockfish's `cutNode`:
     /// the first move of a non-PV node and every late move's reduced search are
     /// expected cut-offs; their children alternate), where late moves are reduced more.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax<const PV: bool>(
         &mut self,
         pos: &Position<V>,
