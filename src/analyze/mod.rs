@@ -281,8 +281,9 @@ fn analyze<V: Variant + 'static>(
     let mut result = std::thread::scope(|s| {
         let (done, ticks) = mpsc::channel::<()>();
         if request.progress {
-            let (console, nodes, searching) = (&console, &shared.nodes, &searching);
-            s.spawn(move || progress::tick(console, nodes, searching, start, ticks));
+            let (console, shared, searching) = (&console, &shared, &searching);
+            let moves = root.legal_moves().len();
+            s.spawn(move || progress::tick(console, shared, moves, searching, start, ticks));
         }
         let result = searcher.search(root, &g.keys, &limits, &options, &shared, &params, &mut printer);
         // Dropping the sender ends the ticker, which the scope then joins.

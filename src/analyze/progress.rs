@@ -7,9 +7,11 @@
 //! the search itself is unchanged (same nodes, same moves). The caller decides
 //! whether to draw at all: piped output must stay free of `\r` lines.
 
+use crate::moves::Move;
+use crate::search::SearchShared;
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -76,22 +78,32 @@ impl<'w> Console<'w> {
     }
 }
 
-/// The progress text: depth being searched, nodes so far, nodes per second and
-/// elapsed time, e.g. `... depth 9: 1234567 nodes, 823 knps, 1.5s`.
-pub fn progress_text(depth: i32, nodes: u64, elapsed: Duration) -> String {
+/// The progress text: depth being searched, the root move being searched with its
+/// number among the root's moves (UCI notation), nodes so far, nodes per second and
+/// elapsed time, e.g. `... depth 9, move 3/20 g1f3: 1234567 nodes, 823 knps, 1.5s`.
+pub fn progress_text(
+    depth: i32,
+    current: Option<(Move, usize)>,
+    moves: usize,
+    nodes: u64,
+    elapsed: Duration,
+) -> String {
     let knps = nodes as f64 / elapsed.as_secs_f64().max(1e-3) / 1000.0;
+    let current = current.map_or(String::new(), |(m, n)| format!(", move {n}/{moves} {m}"));
     format!(
-        "... depth {depth}: {nodes} nodes, {knps:.0} knps, {:.1}s",
+        "... depth {depth}{current}: {nodes} nodes, {knps:.0} knps, {:.1}s",
         elapsed.as_secs_f64()
     )
 }
 
 /// Redraws the progress line every [`TICK`] until `done` receives a message or its
-/// sender is dropped (the search ended). `nodes` is the search's shared counter,
-/// `depth` the depth being searched; `start` is when the search started.
+/// sender is dropped (the search ended). `shared` is the search's shared state (node
+/// counter, current root move), `moves` the number of root moves, `depth` the depth
+/// being searched; `start` is when the search started.
 pub fn tick(
     console: &Mutex<Console>,
-    nodes: &AtomicU64,
+    shared: &SearchShared,
+    moves: usize,
     depth: &AtomicI32,
     start: Instant,
     done: Receiver<()>,
@@ -99,7 +111,9 @@ pub fn tick(
     while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(TICK) {
         let text = progress_text(
             depth.load(Ordering::Relaxed),
-            nodes.load(Ordering::Relaxed),
+            shared.current_move(),
+            moves,
+            shared.nodes.load(Ordering::Relaxed),
             start.elapsed(),
         );
         let mut console = console.lock().unwrap_or_else(PoisonError::into_inner);
@@ -152,7 +166,31 @@ mod tests {
 
     #[test]
     fn progress_text_names_depth_nodes_speed_and_time() {
-        let text = progress_text(9, 2_000_000, Duration::from_secs(2));
+        let text = progress_text(9, None, 20, 2_000_000, Duration::from_secs(2));
         assert_eq!(text, "... depth 9: 2000000 nodes, 1000 knps, 2.0s");
+    }
+
+    #[test]
+    fn progress_text_names_the_root_move_being_searched() {
+        use crate::moves::MoveKind;
+        use crate::types::Square;
+        let e2e4 = Move::new(Square::new(4, 1), Square::new(4, 3), MoveKind::Normal);
+        let text = progress_text(9, Some((e2e4, 3)), 20, 2_000_000, Duration::from_secs(2));
+        assert_eq!(
+            text,
+            "... depth 9, move 3/20 e2e4: 2000000 nodes, 1000 knps, 2.0s"
+        );
+    }
+
+    #[test]
+    fn the_shared_state_reports_the_current_root_move() {
+        use crate::moves::MoveKind;
+        use crate::search::tt::TranspositionTable;
+        use crate::types::Square;
+        let shared = SearchShared::new(std::sync::Arc::new(TranspositionTable::new(1)));
+        assert_eq!(shared.current_move(), None);
+        let m = Move::new(Square::new(6, 0), Square::new(5, 2), MoveKind::Normal);
+        shared.set_current_move(m, 7);
+        assert_eq!(shared.current_move(), Some((m, 7)));
     }
 }

@@ -41,6 +41,10 @@ pub struct SearchShared {
     pub pondering: AtomicBool,
     /// Nodes searched by all threads (each adds its count every 1024 nodes).
     pub nodes: AtomicU64,
+    /// The root move the main thread is searching: its 1-based number in the root's
+    /// order in the high 32 bits, `Move::raw` in the low (0: none yet). Read by
+    /// `analyze`'s progress line, as UCI's `currmove` and `currmovenumber` tell.
+    current: AtomicU64,
 }
 
 impl SearchShared {
@@ -51,7 +55,20 @@ impl SearchShared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            current: AtomicU64::new(0),
         }
+    }
+
+    /// Records that the main thread now searches root move `m`, the `number`-th.
+    pub fn set_current_move(&self, m: Move, number: usize) {
+        self.current
+            .store(((number as u64) << 32) | u64::from(m.raw()), Ordering::Relaxed);
+    }
+
+    /// The root move the main thread is searching and its 1-based number, if any.
+    pub fn current_move(&self) -> Option<(Move, usize)> {
+        let v = self.current.load(Ordering::Relaxed);
+        (v != 0).then(|| (Move::from_raw(v as u32), (v >> 32) as usize))
     }
 }
 
@@ -599,6 +616,9 @@ impl<V: Variant> Searcher<V> {
         for (k, rm) in rms[pv_idx..].iter_mut().enumerate() {
             let first = k == 0;
             let m = rm.mv;
+            if !self.helper {
+                ctx.shared.set_current_move(m, pv_idx + k + 1);
+            }
             let nodes_before = self.nodes;
             self.stack[STACK_OFFSET].piece_to = Some(ordering::piece_to(root, m));
             let p = self.mine_probability(root, m);
