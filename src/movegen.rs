@@ -315,21 +315,12 @@ impl<V: Variant> Position<V> {
     /// check on arrival with both king and rook moved).
     fn generate_castling(&self, list: &mut MoveList) {
         let us = self.side_to_move();
-        let rights = self.castling_rights()
-            & match us {
-                Color::White => castling::WHITE_KING | castling::WHITE_QUEEN,
-                Color::Black => castling::BLACK_KING | castling::BLACK_QUEEN,
-            };
+        let rights = self.castling_rights() & castling::both(us);
         if rights == 0 {
             return;
         }
         for king_side in [true, false] {
-            let bit = match (us, king_side) {
-                (Color::White, true) => castling::WHITE_KING,
-                (Color::White, false) => castling::WHITE_QUEEN,
-                (Color::Black, true) => castling::BLACK_KING,
-                (Color::Black, false) => castling::BLACK_QUEEN,
-            };
+            let bit = castling::right(us, king_side);
             if rights & bit != 0 && self.castling_is_legal(king_side) {
                 let rank = back_rank::<V::G>(us);
                 let to_file = if king_side { 6 } else { 2 };
@@ -395,11 +386,7 @@ impl<V: Variant> Position<V> {
         let occupied = self.occupied();
 
         if V::EXPLOSIONS {
-            let captured_sq = match m.kind() {
-                MoveKind::EnPassant => Some(Square::new(to.file(), from.rank())),
-                _ if self.color(them).has(to) => Some(to),
-                _ => None,
-            };
+            let captured_sq = self.captured_square(m);
             return match captured_sq {
                 None => {
                     let after = occupied.without(from).with(to);
@@ -407,10 +394,8 @@ impl<V: Variant> Position<V> {
                     !self.attacks_for_king_safety(k, them, after)
                 }
                 Some(captured) => {
-                    let blast = (V::G::king_attacks(to) & occupied & !self.role(Role::Pawn))
-                        .with(to)
-                        .with(from)
-                        .with(captured);
+                    // The destination is the victim's square or (en passant) empty.
+                    let blast = crate::variant::atomic::capture_blast(self, m, captured);
                     if blast.has(king) {
                         return false;
                     }
@@ -427,8 +412,7 @@ impl<V: Variant> Position<V> {
         }
         let checkers = self.checkers();
         if m.kind() == MoveKind::EnPassant {
-            let captured = Square::new(to.file(), from.rank());
-            let after = occupied.without(from).without(captured).with(to);
+            let after = occupied.without(from).without(m.en_passant_victim()).with(to);
             return !self.attacks_for_king_safety(king, them, after);
         }
         if checkers.any() {

@@ -48,8 +48,9 @@ pub const MAX_PHASE: i32 = 24;
 const KING_ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// Attack units per [`idx::KING_DANGER`] bucket.
 const KING_DANGER_STEP: i32 = 3;
-/// Fixed piece values for choosing the best atomic blast (not tuned).
-const BLAST_VALUES: [i32; 6] = [100, 250, 250, 400, 800, 0];
+/// Fixed piece values for choosing the best atomic blast (not tuned; see
+/// [`crate::values`] for why they differ from the search's).
+const BLAST_VALUES: [i32; 6] = crate::values::BLAST;
 
 static DEFAULTS: Lazy<Vec<(VariantKind, Arc<EvalParams>)>> = Lazy::new(|| {
     embedded::DEFAULT_NETS
@@ -588,7 +589,6 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
 /// connected kings.
 #[inline]
 fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
-    type G<V> = <V as Variant>::G;
     // Without both kings the game is over (a king exploded): no blast terms.
     if pos.kings_of(Color::White).is_empty() || pos.kings_of(Color::Black).is_empty() {
         return;
@@ -611,7 +611,7 @@ fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<
 
         let mut best = 0;
         for t in (targets & !their_ring).squares() {
-            let blast = G::<V>::king_attacks(t) & !pos.role(Role::Pawn) & !kings;
+            let blast = crate::variant::atomic::blast_ring(pos, t, pos.occupied()) & !kings;
             let mut gain = BLAST_VALUES[pos.role_at(t).map_or(0, Role::index)];
             for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
                 let r = role.index();
@@ -633,13 +633,9 @@ fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<
         }
     }
     if pos.kings_touch() {
-        let material = |color: Color| -> i32 {
-            [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-                .iter()
-                .map(|&r| BLAST_VALUES[r.index()] * pos.pieces(color, r).count() as i32)
-                .sum()
-        };
-        let diff = material(Color::White) - material(Color::Black);
+        let all = pos.occupied();
+        let diff = crate::values::material_in(pos, all, Color::White, &BLAST_VALUES)
+            - crate::values::material_in(pos, all, Color::Black, &BLAST_VALUES);
         acc.add(idx::ATOMIC_KINGS_TOUCH, -diff.signum());
     }
 }

@@ -557,8 +557,7 @@ impl Variant for Minesweeper {
 
     /// RULES.md minesweeper 14 (resolved): bare kings or a single minor piece.
     fn is_drawn_material(pos: &Position<Self>) -> bool {
-        let majors_and_pawns = pos.role(Role::Pawn) | pos.role(Role::Rook) | pos.role(Role::Queen);
-        majors_and_pawns.is_empty() && (pos.role(Role::Knight) | pos.role(Role::Bishop)).count() <= 1
+        crate::variant::lone_minor_at_most(pos)
     }
 }
 

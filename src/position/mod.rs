@@ -29,6 +29,25 @@ pub mod castling {
     pub const BLACK_KING: u8 = 4;
     /// Black may castle queen side (`q`).
     pub const BLACK_QUEEN: u8 = 8;
+
+    use crate::types::Color;
+
+    /// The right of `color` to castle on one side.
+    #[inline(always)]
+    pub const fn right(color: Color, king_side: bool) -> u8 {
+        match (color, king_side) {
+            (Color::White, true) => WHITE_KING,
+            (Color::White, false) => WHITE_QUEEN,
+            (Color::Black, true) => BLACK_KING,
+            (Color::Black, false) => BLACK_QUEEN,
+        }
+    }
+
+    /// Both rights of `color`.
+    #[inline(always)]
+    pub const fn both(color: Color) -> u8 {
+        right(color, true) | right(color, false)
+    }
 }
 
 const NO_PIECE: u8 = 12;
@@ -266,6 +285,17 @@ impl<V: Variant> Position<V> {
             | (G::<V>::rook_attacks(sq, occupied) & rooks)
     }
 
+    /// The square of the piece `m` captures: the en-passant victim, or the
+    /// destination when an enemy piece stands there; `None` for a non-capture.
+    #[inline(always)]
+    pub fn captured_square(&self, m: Move) -> Option<Square> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(m.en_passant_victim()),
+            _ if self.color(!self.side).has(m.to()) => Some(m.to()),
+            _ => None,
+        }
+    }
+
     /// Whether the kings stand on adjacent squares (atomic's connected kings).
     #[inline(always)]
     pub fn kings_touch(&self) -> bool {
@@ -398,12 +428,12 @@ impl<V: Variant> Position<V> {
     fn rights_lost_at(sq: Square) -> u8 {
         let top = back_rank::<V::G>(Color::Black);
         match (sq.file(), sq.rank()) {
-            (4, 0) => castling::WHITE_KING | castling::WHITE_QUEEN,
-            (0, 0) => castling::WHITE_QUEEN,
-            (7, 0) => castling::WHITE_KING,
-            (4, r) if r == top => castling::BLACK_KING | castling::BLACK_QUEEN,
-            (0, r) if r == top => castling::BLACK_QUEEN,
-            (7, r) if r == top => castling::BLACK_KING,
+            (4, 0) => castling::both(Color::White),
+            (0, 0) => castling::right(Color::White, false),
+            (7, 0) => castling::right(Color::White, true),
+            (4, r) if r == top => castling::both(Color::Black),
+            (0, r) if r == top => castling::right(Color::Black, false),
+            (7, r) if r == top => castling::right(Color::Black, true),
             _ => 0,
         }
     }
@@ -501,8 +531,7 @@ impl<V: Variant> Position<V> {
                 self.move_piece(Piece::new(us, Role::Rook), rook_from, rook_to);
             }
             MoveKind::EnPassant => {
-                let captured_sq = Square::new(to.file(), from.rank());
-                self.remove_piece(captured_sq);
+                self.remove_piece(m.en_passant_victim());
                 self.halfmove = 0;
                 if V::EXPLOSIONS {
                     self.remove_piece(from);
@@ -551,7 +580,7 @@ impl<V: Variant> Position<V> {
     /// squares (the capturer and captured piece are removed by the caller). Returns
     /// `rights` less any right whose king or rook was blown up.
     fn explode(&mut self, centre: Square, mut rights: u8) -> u8 {
-        let blast = V::G::king_attacks(centre) & self.occupied() & !self.role(Role::Pawn);
+        let blast = crate::variant::atomic::blast_ring(self, centre, self.occupied());
         for sq in blast.squares() {
             self.remove_piece(sq);
             rights &= !Self::rights_lost_at(sq);

@@ -38,7 +38,7 @@ const DELTA_PRUNING: bool = true;
 const HISTORY_PRUNING: bool = true;
 
 /// Captured-piece values for delta pruning (centipawns, pawn..king).
-const DELTA_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+const DELTA_VALUE: [i32; 6] = crate::values::EXCHANGE;
 
 /// Whether a move with mine probability `p` has two possible outcomes.
 #[inline(always)]

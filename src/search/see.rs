@@ -13,11 +13,13 @@ use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Bb, Position};
-use crate::types::{Color, Role, Square};
+use crate::types::{Color, Role};
+use crate::values::{material_in, EXCHANGE};
+use crate::variant::atomic::{blast_ring, capture_blast};
 use crate::variant::Variant;
 
-/// Piece values for SEE, centipawns (pawn..king).
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+/// Piece values for SEE, centipawns (pawn..king): [`crate::values::EXCHANGE`].
+pub const SEE_VALUE: [i32; 6] = EXCHANGE;
 
 /// Value of exploding the enemy king (atomic): more than any material.
 const KING_BLAST: i32 = 20_000;
@@ -38,18 +40,8 @@ fn atomic_see<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
     let us = pos.side_to_move();
     let to = m.to();
     let occupied = pos.occupied();
-    let victim = match m.kind() {
-        MoveKind::EnPassant => Some(Square::new(to.file(), m.from().rank())),
-        _ if pos.color(!us).has(to) => Some(to),
-        _ => None,
-    };
-    match victim {
-        Some(victim) => {
-            let blast = (V::G::king_attacks(to) & occupied & !pos.role(Role::Pawn))
-                .with(m.from())
-                .with(victim);
-            blast_balance(pos, blast, us)
-        }
+    match pos.captured_square(m) {
+        Some(victim) => blast_balance(pos, capture_blast(pos, m, victim), us),
         None => {
             // A quiet move: the enemy may capture the piece where it lands. Its best
             // blast there, with the piece moved, is what the move risks.
@@ -61,9 +53,7 @@ fn atomic_see<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
             let mover = pos.role_at(m.from()).map_or(0, |r| SEE_VALUE[r.index()]);
             let mut worst = 0;
             for attacker in attackers.squares() {
-                let blast = (V::G::king_attacks(to) & after & !pos.role(Role::Pawn))
-                    .with(attacker)
-                    .without(m.from());
+                let blast = blast_ring(pos, to, after).with(attacker).without(m.from());
                 // Our moved piece is destroyed as the victim; other pieces by the blast.
                 let theirs = -blast_balance(pos, blast, us) + mover;
                 worst = worst.max(theirs);
@@ -81,13 +71,7 @@ fn blast_balance<V: Variant>(pos: &Position<V>, blast: Bb<V>, us: Color) -> i32 
     if (blast & pos.pieces(us, Role::King)).any() {
         return -KING_BLAST;
     }
-    let value = |color: Color| -> i32 {
-        Role::ALL[..5]
-            .iter()
-            .map(|&r| SEE_VALUE[r.index()] * (blast & pos.pieces(color, r)).count() as i32)
-            .sum()
-    };
-    value(!us) - value(us)
+    material_in(pos, blast, !us, &SEE_VALUE) - material_in(pos, blast, us, &SEE_VALUE)
 }
 
 fn promotion_gain(m: Move) -> i32 {
@@ -117,7 +101,7 @@ fn swap_ge<V: Variant>(pos: &Position<V>, m: Move, threshold: i32) -> bool {
     }
     let mut occupied = pos.occupied().without(from).without(to);
     if m.kind() == MoveKind::EnPassant {
-        occupied = occupied.without(Square::new(to.file(), from.rank()));
+        occupied = occupied.without(m.en_passant_victim());
     }
     let bishops = pos.role(Role::Bishop) | pos.role(Role::Queen);
     let rooks = pos.role(Role::Rook) | pos.role(Role::Queen);

@@ -6,6 +6,8 @@
 //! resolved at compile time (no run-time flags in the hot path). [`VariantKind`] names
 //! a variant at the edges (UCI, command line) and picks the monomorphised code once.
 
+pub mod atomic;
+
 use crate::geometry::{Board8x8, Geometry};
 use crate::minesweeper::belief::Belief;
 use crate::movegen::GenType;
@@ -176,7 +178,7 @@ pub struct Atomic;
 pub struct KingOfTheHill;
 
 /// KvK, KvK+minor: no mate is possible (FIDE 5.2.2's commonest dead positions).
-fn lone_minor_at_most<V: Variant>(pos: &Position<V>) -> bool {
+pub(crate) fn lone_minor_at_most<V: Variant>(pos: &Position<V>) -> bool {
     use crate::bitboard::BitBoard;
     use crate::types::Role;
     let majors_and_pawns = pos.role(Role::Pawn) | pos.role(Role::Rook) | pos.role(Role::Queen);
