@@ -99,13 +99,7 @@ impl<V: Variant> Game<V> {
         if let Some(outcome) = pos.outcome() {
             let reason = match outcome {
                 Outcome::Draw => "stalemate",
-                Outcome::Decisive { .. } if pos.special_outcome().is_some() => {
-                    if V::HILL {
-                        "king on the hill"
-                    } else {
-                        "king exploded"
-                    }
-                }
+                Outcome::Decisive { .. } if pos.special_outcome().is_some() => V::SPECIAL_WIN,
                 Outcome::Decisive { .. } => "checkmate",
             };
             return Some((outcome, reason));

@@ -189,7 +189,7 @@ fn public_view<V: Variant>(game: &Game<V>) -> Game<V> {
 fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, m: Move) -> Vec<String> {
     let mut events = Vec::new();
     let captured = before.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
-    if V::EXPLOSIONS && captured {
+    if !V::CAPTURE_WINS_ONLY_THE_VICTIM && captured {
         let gone: Vec<String> = (before.occupied() & !after.occupied())
             .squares()
             .filter_map(|sq| before.piece_at(sq).map(|p| format!("{} ({sq})", piece_name(p))))

@@ -52,14 +52,6 @@ pub mod castling {
 
 const NO_PIECE: u8 = 12;
 
-/// The four hill squares d4, e4, d5, e5 (king of the hill).
-#[inline(always)]
-pub fn hill<G: Geometry>() -> G::BB {
-    [(3, 3), (4, 3), (3, 4), (4, 4)]
-        .into_iter()
-        .fold(G::BB::EMPTY, |bb, (f, r)| bb.with(Square::new(f, r)))
-}
-
 /// The back rank of `color` (rank 1 for White, the last rank for Black).
 #[inline(always)]
 pub const fn back_rank<G: Geometry>(color: Color) -> u8 {
@@ -262,7 +254,7 @@ impl<V: Variant> Position<V> {
         for sq in (self.pieces(by, Role::Rook) | self.pieces(by, Role::Queen)).squares() {
             attacked |= V::G::rook_attacks(sq, occupied);
         }
-        if !V::EXPLOSIONS {
+        if V::KINGS_CAPTURE {
             if let Some(k) = self.king(by) {
                 attacked |= V::G::king_attacks(k);
             }
@@ -311,10 +303,10 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub(crate) fn attacks_for_king_safety(&self, sq: Square, by: Color, occupied: Bb<V>) -> bool {
         let mut attackers = self.attackers_to(sq, occupied) & self.color(by) & occupied;
-        if V::EXPLOSIONS {
-            if (V::G::king_attacks(sq) & self.kings_of(by)).any() {
-                return false;
-            }
+        if V::KINGS_MAY_TOUCH && (V::G::king_attacks(sq) & self.kings_of(by)).any() {
+            return false;
+        }
+        if !V::KINGS_CAPTURE {
             attackers &= !self.role(Role::King);
         }
         attackers.any()
@@ -425,7 +417,7 @@ impl<V: Variant> Position<V> {
     /// The castling rights that touching `sq` (moving from, capturing on or exploding
     /// it) takes away.
     #[inline(always)]
-    fn rights_lost_at(sq: Square) -> u8 {
+    pub(crate) fn rights_lost_at(sq: Square) -> u8 {
         let top = back_rank::<V::G>(Color::Black);
         match (sq.file(), sq.rank()) {
             (4, 0) => castling::both(Color::White),
@@ -450,10 +442,10 @@ impl<V: Variant> Position<V> {
             return;
         };
         let occupied = self.occupied();
-        self.checkers = if !V::EXPLOSIONS {
-            self.attackers_to(king, occupied) & self.color(them)
-        } else if (V::G::king_attacks(king) & self.kings_of(them)).any() {
+        self.checkers = if V::KINGS_MAY_TOUCH && (V::G::king_attacks(king) & self.kings_of(them)).any() {
             Bb::<V>::EMPTY
+        } else if V::KINGS_CAPTURE {
+            self.attackers_to(king, occupied) & self.color(them)
         } else {
             self.attackers_to(king, occupied) & self.color(them) & !self.role(Role::King)
         };
@@ -533,11 +525,9 @@ impl<V: Variant> Position<V> {
             MoveKind::EnPassant => {
                 self.remove_piece(m.en_passant_victim());
                 self.halfmove = 0;
-                if V::EXPLOSIONS {
-                    self.remove_piece(from);
-                    rights = self.explode(to, rights);
-                } else {
-                    self.move_piece(piece, from, to);
+                match V::capture(self, m, rights) {
+                    Some(left) => rights = left,
+                    None => self.move_piece(piece, from, to),
                 }
             }
             MoveKind::Sapper => {
@@ -545,13 +535,15 @@ impl<V: Variant> Position<V> {
             }
             _ => {
                 let captured = self.remove_piece(to);
+                let mut done = false;
                 if captured.is_some() {
                     self.halfmove = 0;
+                    if let Some(left) = V::capture(self, m, rights) {
+                        rights = left;
+                        done = true;
+                    }
                 }
-                if V::EXPLOSIONS && captured.is_some() {
-                    self.remove_piece(from);
-                    rights = self.explode(to, rights);
-                } else {
+                if !done {
                     self.move_piece(piece, from, to);
                     if let Some(promoted) = m.promotion_role() {
                         self.remove_piece(to);
@@ -568,24 +560,11 @@ impl<V: Variant> Position<V> {
             }
         }
         self.set_castling(rights);
-        if V::MINES {
-            V::after_move(self, m, piece, mine);
-        }
+        V::after_move(self, m, piece, mine);
         self.side = them;
         self.key ^= zobrist::SIDE;
         self.update_check_info();
-    }
-
-    /// Atomic explosion at `centre`: removes every non-pawn piece on the adjacent
-    /// squares (the capturer and captured piece are removed by the caller). Returns
-    /// `rights` less any right whose king or rook was blown up.
-    fn explode(&mut self, centre: Square, mut rights: u8) -> u8 {
-        let blast = crate::variant::atomic::blast_ring(self, centre, self.occupied());
-        for sq in blast.squares() {
-            self.remove_piece(sq);
-            rights &= !Self::rights_lost_at(sq);
-        }
-        rights
+        V::after_turn(self);
     }
 
     /// Passes the move to the opponent (null-move pruning). Must not be called in check.

@@ -12,9 +12,8 @@ use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::search::see::see_ge;
-use crate::types::{Color, Role};
-use crate::values::{material_in, ORDERING};
-use crate::variant::atomic::capture_blast;
+use crate::types::Color;
+use crate::values::ORDERING;
 use crate::variant::Variant;
 use arrayvec::ArrayVec;
 
@@ -133,19 +132,14 @@ impl Histories {
 /// The expected material gain of the noisy move `m` (centipawns, for ordering).
 #[inline]
 pub fn noisy_gain<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
-    let us = pos.side_to_move();
     let promo = m
         .promotion_role()
         .map_or(0, |r| ORDERING[r.index()] - ORDERING[0]);
     let Some(victim_sq) = pos.captured_square(m) else {
         return promo;
     };
-    if V::EXPLOSIONS {
-        let blast = capture_blast(pos, m, victim_sq);
-        if (blast & pos.pieces(!us, Role::King)).any() {
-            return 100_000;
-        }
-        return material_in(pos, blast, !us, &ORDERING) - material_in(pos, blast, us, &ORDERING);
+    if let Some(gain) = V::capture_order_gain(pos, m, victim_sq) {
+        return gain;
     }
     let victim = pos.role_at(victim_sq).map_or(0, |r| ORDERING[r.index()]);
     let attacker = pos.role_at(m.from()).map_or(0, |r| r.index() as i32);

@@ -7,14 +7,20 @@
 //! a variant at the edges (UCI, command line) and picks the monomorphised code once.
 
 pub mod atomic;
+mod chess;
+pub mod kingofthehill;
 
-use crate::geometry::{Board8x8, Geometry};
-use crate::minesweeper::belief::Belief;
+pub use atomic::Atomic;
+pub use chess::Chess;
+pub use kingofthehill::KingOfTheHill;
+
+use crate::bitboard::BitBoard;
+use crate::eval::{Accumulator, SideInfo};
+use crate::geometry::Geometry;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveList};
-use crate::position::{FenError, Position};
-use crate::types::Color;
-use crate::types::Piece;
+use crate::position::{Bb, FenError, Position};
+use crate::types::{Color, Piece, Square};
 use std::fmt::{self, Debug};
 use std::hash::Hash;
 use std::str::FromStr;
@@ -29,22 +35,25 @@ pub enum Outcome {
 }
 
 /// A rule set. See `docs/architecture.md` for how a new variant plugs in.
+///
+/// Every hook is called by the layers below (movegen, position, evaluation, search)
+/// whatever the variant: a default body that does nothing costs nothing once the
+/// code is monomorphised, and a new variant's override can never be skipped.
 pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     /// The board this variant is played on.
     type G: Geometry;
     /// State beyond pieces, side, castling, en passant and clocks (minesweeper's
-    /// minefield); `()` for variants that need none. Part of the position, copied
-    /// with it.
+    /// minefield, three-check's checks); `()` for variants that need none. Part of
+    /// the position, copied with it.
     type State: Copy + Default + Debug + PartialEq + Eq + Send + Sync;
+    /// The search's knowledge of hidden information below a root (minesweeper: the
+    /// consistent mine layouts); `()` where nothing is hidden.
+    type Belief: Send;
 
     /// The `UCI_Variant` name.
     const NAME: &'static str;
     /// The enum value naming this variant.
     const KIND: VariantKind;
-    /// Atomic chess: captures explode, kings never capture, adjacent kings are safe.
-    const EXPLOSIONS: bool = false;
-    /// King of the hill: a king reaching d4, e4, d5 or e5 wins.
-    const HILL: bool = false;
     /// Whether en passant exists.
     const EN_PASSANT: bool = true;
     /// Whether a pawn may promote to a knight, bishop or rook (else queen only).
@@ -53,11 +62,22 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     const FIFTY_MOVE_RULE: bool = true;
     /// Whether a position may lack a king (atomic: the side without one has lost).
     const KING_MAY_BE_MISSING: bool = false;
-    /// Whether kings may stand next to each other (atomic).
+    /// Whether kings may stand next to each other (atomic); then a square next to a
+    /// side's own king is never attacked by that side, and touching kings give no check.
     const KINGS_MAY_TOUCH: bool = false;
-    /// Minesweeper: hidden mines, fog, sapper actions, and moves whose outcome is
-    /// uncertain (chance nodes in search).
+    /// Whether kings capture, and so attack the squares around them (not in atomic).
+    const KINGS_CAPTURE: bool = true;
+    /// Whether a capture wins only the captured piece, as delta pruning assumes
+    /// (not in atomic, where the blast takes more).
+    const CAPTURE_WINS_ONLY_THE_VICTIM: bool = true;
+    /// Whether [`Variant::extra_legality`] can refuse a check evasion that keeps the
+    /// king safe (minesweeper's rule 13): then every evasion is tested.
+    const EVASIONS_NEED_EXTRA_TEST: bool = false;
+    /// Hidden mines, fog and sapper actions (minesweeper). Read only by the tools
+    /// above the engine (`play`, `datagen`); the engine's layers use the hooks.
     const MINES: bool = false;
+    /// How `d`, `play` and game records name a win by [`Variant::special_outcome`].
+    const SPECIAL_WIN: &'static str = "special rule";
 
     /// Number of FEN fields after the standard six (minesweeper: minefield, counter).
     /// When non-zero, a FEN must have exactly `6 + EXTRA_FEN_FIELDS` fields.
@@ -77,13 +97,23 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
         None
     }
 
-    /// Parses the FEN fields after the standard six into `pos.state` (called after the
-    /// pieces are placed and validated).
+    /// Parses the FEN fields after the standard six (or, with `EXTRA_FEN_FIELDS`
+    /// 0, none) into `pos.state`, called after the pieces are placed and validated.
     ///
     /// # Errors
     /// [`FenError::VariantField`] when the fields are malformed or inconsistent.
     fn parse_state(_pos: &mut Position<Self>, _fields: &[&str]) -> Result<(), FenError> {
         Ok(())
+    }
+
+    /// Splits a variant field that sits among the standard ones (three-check's
+    /// `+W+B` checks field before the clocks) off the FEN, writing it into `pos`.
+    /// Returns the standard fields; the default returns them unchanged.
+    ///
+    /// # Errors
+    /// [`FenError::VariantField`] when the field is malformed.
+    fn split_fen<'a>(_pos: &mut Position<Self>, fields: Vec<&'a str>) -> Result<Vec<&'a str>, FenError> {
+        Ok(fields)
     }
 
     /// Appends the extra FEN fields (each preceded by a space).
@@ -100,12 +130,55 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     #[inline(always)]
     fn generate_extra(_pos: &Position<Self>, _gen: GenType, _list: &mut MoveList) {}
 
+    /// Appends every legal move to `list` (the position's special outcome already
+    /// tested). The default is chess's generator with evasions; atomic tests
+    /// explosions instead.
+    #[inline(always)]
+    fn generate_legal(pos: &Position<Self>, list: &mut MoveList) {
+        pos.generate_legal_standard(list);
+    }
+
+    /// Squares the side to move may never capture on (atomic: next to its own king,
+    /// whose explosion would take it, rule 4); excluded at generation.
+    #[inline(always)]
+    fn forbidden_captures(_pos: &Position<Self>) -> Bb<Self> {
+        Bb::<Self>::EMPTY
+    }
+
+    /// Whether the pseudo-legal, non-castling move `m` leaves the mover's king safe.
+    /// The default is chess's pin and check test; atomic also looks at the blast.
+    #[inline(always)]
+    fn keeps_king_safe(pos: &Position<Self>, m: Move) -> bool {
+        pos.keeps_king_safe_standard(m)
+    }
+
     /// The variant's own legality condition on a pseudo-legal move that already keeps
     /// the mover's king safe (minesweeper's rule 13).
     #[inline(always)]
     fn extra_legality(_pos: &Position<Self>, _m: Move) -> bool {
         true
     }
+
+    /// Does the whole of the capture `m` when the variant's captures do more than
+    /// take the victim, which is already removed, before the capturer moves (atomic:
+    /// the capturer and the ring around `m.to()` explode). Returns the castling
+    /// rights left from `rights`, or `None` to move the capturer as in chess.
+    #[inline(always)]
+    fn capture(_pos: &mut Position<Self>, _m: Move, _rights: u8) -> Option<u8> {
+        None
+    }
+
+    /// Applies the variant's side effects of `m`, after the pieces moved and before
+    /// the side to move changes (minesweeper: mines, fog, numbers). `mover` is the
+    /// piece that moved; `mine` overrides whether the landing square held a mine, for
+    /// searches that only know probabilities (`None`: use the position's own truth).
+    #[inline(always)]
+    fn after_move(_pos: &mut Position<Self>, _m: Move, _mover: Piece, _mine: Option<bool>) {}
+
+    /// Called last in making a move, with the side to move changed and its checkers
+    /// known (three-check counts the check a move gave).
+    #[inline(always)]
+    fn after_turn(_pos: &mut Position<Self>) {}
 
     /// Plays `m` on a position a GUI gave (`position ... moves`). A variant whose
     /// moves can have hidden outcomes refuses a move the position does not determine.
@@ -117,9 +190,15 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
         Ok(())
     }
 
+    /// Whether the material left can never decide the game (scored as a draw; in
+    /// atomic, RULES.md's automatic draw).
+    fn is_drawn_material(pos: &Position<Self>) -> bool;
+
+    // ---- what search must know ------------------------------------------------------
+
     /// The search's knowledge of hidden information at a root (minesweeper: the
     /// consistent mine layouts); `None` when nothing is hidden.
-    fn new_belief(_root: &Position<Self>) -> Option<Belief> {
+    fn new_belief(_root: &Position<Self>) -> Option<Self::Belief> {
         None
     }
 
@@ -127,9 +206,53 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     /// outcome is certain to be safe and 1 for certain destruction. `belief` is the
     /// search's knowledge; without it, unknown squares count as safe.
     #[inline(always)]
-    fn mine_probability(_pos: &Position<Self>, _m: Move, _belief: Option<&mut Belief>) -> f32 {
+    fn mine_probability(_pos: &Position<Self>, _m: Move, _belief: Option<&mut Self::Belief>) -> f32 {
         0.0
     }
+
+    /// The material balance of `m` for SEE when the variant's captures are no
+    /// exchange (atomic: the blast's balance); `None` for the swap algorithm.
+    #[inline(always)]
+    fn exchange_value(_pos: &Position<Self>, _m: Move) -> Option<i32> {
+        None
+    }
+
+    /// The ordering gain of the capture `m` of the piece on `victim` when it is not
+    /// MVV-LVA (atomic: the blast's balance); `None` for MVV-LVA.
+    #[inline(always)]
+    fn capture_order_gain(_pos: &Position<Self>, _m: Move, _victim: Square) -> Option<i32> {
+        None
+    }
+
+    /// Moves the search must never prune or reduce (atomic: threats to explode the
+    /// king; king of the hill: king steps toward a free hill square).
+    #[inline(always)]
+    fn is_critical(_pos: &Position<Self>, _m: Move) -> bool {
+        false
+    }
+
+    /// Whether the side to move wins with its next move by a rule that quiescence
+    /// would not see (king of the hill: a legal king step onto the hill).
+    #[inline(always)]
+    fn wins_next_move(_pos: &Position<Self>) -> bool {
+        false
+    }
+
+    // ---- what evaluation must know ----------------------------------------------------
+
+    /// Adds the variant's evaluation terms to `acc`, White's point of view, after
+    /// the chess terms (`info`: what the piece loop learnt of each side).
+    #[inline(always)]
+    fn eval_terms<A: Accumulator>(_pos: &Position<Self>, _info: &[SideInfo<Bb<Self>>; 2], _acc: &mut A) {}
+
+    /// The score of a known endgame the linear evaluation misjudges, centipawns for
+    /// the side to move (atomic against a bare king); `None` otherwise.
+    #[inline(always)]
+    fn known_endgame(_pos: &Position<Self>) -> Option<i32> {
+        None
+    }
+
+    // ---- hidden information and display -------------------------------------------------
 
     /// The position as an engine may see it: hidden information removed (minesweeper:
     /// the undiscovered mines of a full-information position).
@@ -152,30 +275,7 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     fn describe_state(_pos: &Position<Self>) -> String {
         String::new()
     }
-
-    /// Applies the variant's side effects of `m`, after the pieces moved and before
-    /// the side to move changes (minesweeper: mines, fog, numbers). `mover` is the
-    /// piece that moved; `mine` overrides whether the landing square held a mine, for
-    /// searches that only know probabilities (`None`: use the position's own truth).
-    #[inline(always)]
-    fn after_move(_pos: &mut Position<Self>, _m: Move, _mover: Piece, _mine: Option<bool>) {}
-
-    /// Whether the material left can never decide the game (scored as a draw; in
-    /// atomic, RULES.md's automatic draw).
-    fn is_drawn_material(pos: &Position<Self>) -> bool;
 }
-
-/// Standard chess.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Chess;
-
-/// Atomic chess (RULES.md, section atomic).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Atomic;
-
-/// King of the hill (RULES.md, section kingofthehill).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct KingOfTheHill;
 
 /// KvK, KvK+minor: no mate is possible (FIDE 5.2.2's commonest dead positions).
 pub(crate) fn lone_minor_at_most<V: Variant>(pos: &Position<V>) -> bool {
@@ -183,69 +283,6 @@ pub(crate) fn lone_minor_at_most<V: Variant>(pos: &Position<V>) -> bool {
     use crate::types::Role;
     let majors_and_pawns = pos.role(Role::Pawn) | pos.role(Role::Rook) | pos.role(Role::Queen);
     majors_and_pawns.is_empty() && (pos.role(Role::Knight) | pos.role(Role::Bishop)).count() <= 1
-}
-
-impl Variant for Chess {
-    type G = Board8x8;
-    type State = ();
-    const NAME: &'static str = "chess";
-    const KIND: VariantKind = VariantKind::Chess;
-
-    fn is_drawn_material(pos: &Position<Self>) -> bool {
-        lone_minor_at_most(pos)
-    }
-}
-
-impl Variant for Atomic {
-    type G = Board8x8;
-    type State = ();
-    const NAME: &'static str = "atomic";
-    const KIND: VariantKind = VariantKind::Atomic;
-    const EXPLOSIONS: bool = true;
-    const KING_MAY_BE_MISSING: bool = true;
-    const KINGS_MAY_TOUCH: bool = true;
-
-    #[inline(always)]
-    fn special_outcome(pos: &Position<Self>) -> Option<Outcome> {
-        // RULES.md atomic 9: the side without a king has lost.
-        match (pos.king(Color::White), pos.king(Color::Black)) {
-            (Some(_), Some(_)) => None,
-            (None, Some(_)) => Some(Outcome::Decisive { winner: Color::Black }),
-            (Some(_), None) => Some(Outcome::Decisive { winner: Color::White }),
-            (None, None) => Some(Outcome::Draw),
-        }
-    }
-
-    /// RULES.md atomic 10: KvK, KNvK, KBvK (stricter than lichess, which plays on).
-    fn is_drawn_material(pos: &Position<Self>) -> bool {
-        lone_minor_at_most(pos)
-    }
-}
-
-impl Variant for KingOfTheHill {
-    type G = Board8x8;
-    type State = ();
-    const NAME: &'static str = "kingofthehill";
-    const KIND: VariantKind = VariantKind::KingOfTheHill;
-    const HILL: bool = true;
-
-    #[inline(always)]
-    fn special_outcome(pos: &Position<Self>) -> Option<Outcome> {
-        use crate::bitboard::BitBoard;
-        // RULES.md kingofthehill 1 and 5: a king on the hill has won.
-        let hill = crate::position::hill::<Board8x8>();
-        for color in Color::ALL {
-            if (pos.kings_of(color) & hill).any() {
-                return Some(Outcome::Decisive { winner: color });
-            }
-        }
-        None
-    }
-
-    /// RULES.md kingofthehill 4: no insufficient-material draw.
-    fn is_drawn_material(_pos: &Position<Self>) -> bool {
-        false
-    }
 }
 
 /// A variant named at run time: the `UCI_Variant` value.
