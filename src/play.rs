@@ -298,13 +298,7 @@ fn pgn<V: Variant>(game: &Game<V>, (white, black): &(String, String)) -> String 
         "[Event \"sapper play\"]\n[Site \"?\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n",
         pgn_date(std::time::SystemTime::now())
     );
-    let variant = match V::KIND {
-        VariantKind::Chess => None,
-        VariantKind::Atomic => Some("Atomic"),
-        VariantKind::KingOfTheHill => Some("King of the Hill"),
-        VariantKind::Minesweeper => Some("Minesweeper"),
-    };
-    if let Some(name) = variant {
+    if let Some(name) = V::PGN_VARIANT {
         s.push_str(&format!("[Variant \"{name}\"]\n"));
     }
     let start_fen = game.start.to_fen();

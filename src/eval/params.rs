@@ -132,6 +132,11 @@ schema! {
     MINE_RISK "mine_risk" 4 false;
 }
 
+/// Blocks a parameter file may leave out, read as zeros, with the variant whose
+/// files must give them: blocks of one variant added after the other variants'
+/// files were written, so that those stay valid and keep their content hashes.
+pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[];
+
 /// The block that holds weight `index`.
 pub fn block_of(index: usize) -> &'static Block {
     SCHEMA
@@ -326,9 +331,14 @@ impl EvalParams {
         for (i, block) in SCHEMA.iter().enumerate() {
             for half in 0..2 {
                 let name = format!("{}_{}", block.name, ["mg", "eg"][half]);
-                let list = values[2 * i + half]
-                    .take()
-                    .ok_or_else(|| ParamsError::Missing(name.clone()))?;
+                let optional = OPTIONAL_BLOCKS
+                    .iter()
+                    .any(|&(b, owner)| b == block.name && owner != variant);
+                let list = match values[2 * i + half].take() {
+                    Some(list) => list,
+                    None if optional => vec![0; block.len],
+                    None => return Err(ParamsError::Missing(name)),
+                };
                 if list.len() != block.len {
                     return Err(ParamsError::WrongLength {
                         name,

@@ -310,6 +310,7 @@ impl Variant for Minesweeper {
     const UNDERPROMOTION: bool = false;
     const FIFTY_MOVE_RULE: bool = false;
     const MINES: bool = true;
+    const PGN_VARIANT: Option<&'static str> = Some("Minesweeper");
     const EVASIONS_NEED_EXTRA_TEST: bool = true;
     const EXTRA_FEN_FIELDS: usize = 2;
     const FEN_FIELDS_TEXT: &'static str = "8";

@@ -55,6 +55,7 @@ impl Variant for Atomic {
     const KINGS_CAPTURE: bool = false;
     const CAPTURE_WINS_ONLY_THE_VICTIM: bool = false;
     const SPECIAL_WIN: &'static str = "king exploded";
+    const PGN_VARIANT: Option<&'static str> = Some("Atomic");
 
     #[inline(always)]
     fn special_outcome(pos: &Position<Self>) -> Option<Outcome> {

@@ -32,6 +32,7 @@ impl Variant for KingOfTheHill {
     const NAME: &'static str = "kingofthehill";
     const KIND: VariantKind = VariantKind::KingOfTheHill;
     const SPECIAL_WIN: &'static str = "king on the hill";
+    const PGN_VARIANT: Option<&'static str> = Some("King of the Hill");
 
     #[inline(always)]
     fn special_outcome(pos: &Position<Self>) -> Option<Outcome> {

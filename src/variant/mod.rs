@@ -78,12 +78,17 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     const MINES: bool = false;
     /// How `d`, `play` and game records name a win by [`Variant::special_outcome`].
     const SPECIAL_WIN: &'static str = "special rule";
+    /// The PGN `Variant` tag's value (`None` for standard chess, which has none).
+    const PGN_VARIANT: Option<&'static str> = None;
 
     /// Number of FEN fields after the standard six (minesweeper: minefield, counter).
     /// When non-zero, a FEN must have exactly `6 + EXTRA_FEN_FIELDS` fields.
     const EXTRA_FEN_FIELDS: usize = 0;
     /// The field count as error messages state it, when `EXTRA_FEN_FIELDS > 0`.
     const FEN_FIELDS_TEXT: &'static str = "6";
+    /// Variant fields a FEN may add to the standard four to six (three-check: the
+    /// checks), when `EXTRA_FEN_FIELDS` is 0.
+    const OPTIONAL_FEN_FIELDS: usize = 0;
 
     /// The start position's FEN.
     fn start_fen() -> &'static str {
@@ -97,8 +102,19 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
         None
     }
 
-    /// Parses the FEN fields after the standard six (or, with `EXTRA_FEN_FIELDS`
-    /// 0, none) into `pos.state`, called after the pieces are placed and validated.
+    /// Splits a FEN's fields into the standard ones (placement to fullmove number,
+    /// at most six) and the variant's own, which [`Variant::parse_state`] reads. The
+    /// default takes the variant's fields from after the sixth (minesweeper).
+    ///
+    /// # Errors
+    /// [`FenError::VariantField`] when the variant's fields cannot be told apart.
+    fn split_fen<'a>(fields: &[&'a str]) -> Result<(Vec<&'a str>, Vec<&'a str>), FenError> {
+        let n = fields.len().min(6);
+        Ok((fields[..n].to_vec(), fields[n..].to_vec()))
+    }
+
+    /// Parses the variant's FEN fields (from [`Variant::split_fen`]) into
+    /// `pos.state`, called after the pieces are placed and validated.
     ///
     /// # Errors
     /// [`FenError::VariantField`] when the fields are malformed or inconsistent.
@@ -106,17 +122,11 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
         Ok(())
     }
 
-    /// Splits a variant field that sits among the standard ones (three-check's
-    /// `+W+B` checks field before the clocks) off the FEN, writing it into `pos`.
-    /// Returns the standard fields; the default returns them unchanged.
-    ///
-    /// # Errors
-    /// [`FenError::VariantField`] when the field is malformed.
-    fn split_fen<'a>(_pos: &mut Position<Self>, fields: Vec<&'a str>) -> Result<Vec<&'a str>, FenError> {
-        Ok(fields)
-    }
+    /// Appends variant fields that come before the move clocks, each preceded by a
+    /// space (three-check's remaining checks).
+    fn write_state_before_clocks(_pos: &Position<Self>, _out: &mut String) {}
 
-    /// Appends the extra FEN fields (each preceded by a space).
+    /// Appends the extra FEN fields after the clocks (each preceded by a space).
     fn write_state(_pos: &Position<Self>, _out: &mut String) {}
 
     /// The zobrist component of `pos.state`.
@@ -331,10 +341,12 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = VariantKind::ALL.iter().map(|v| v.name()).collect();
         write!(
             f,
-            "unknown variant '{}' (expected one of: chess, atomic, kingofthehill, minesweeper)",
-            self.0
+            "unknown variant '{}' (expected one of: {})",
+            self.0,
+            names.join(", ")
         )
     }
 }
