@@ -67,7 +67,7 @@ use rand::{Rng, SeedableRng};
 use sapper::moves::{Move, MoveKind};
 use sapper::position::Position;
 use sapper::types::{Color, Piece, Role, Square};
-use sapper::variant::{Atomic, Chess, KingOfTheHill, Outcome, Variant, VariantKind};
+use sapper::variant::{Atomic, Chess, KingOfTheHill, Outcome, ThreeCheck, Variant, VariantKind};
 use shakmaty as sk;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -819,6 +819,11 @@ fn differential_atomic() {
 #[test]
 fn differential_kingofthehill() {
     run::<KingOfTheHill, sk::variant::KingOfTheHill>(KOTH_SEEDS, 0x005a_99e7_0003);
+}
+
+#[test]
+fn differential_threecheck() {
+    run::<ThreeCheck, sk::variant::ThreeCheck>(CHESS_SEEDS, 0x005a_99e7_0004);
 }
 
 // ---- zobrist -------------------------------------------------------------------------------

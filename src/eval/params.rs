@@ -130,12 +130,15 @@ schema! {
     // Minesweeper: per knight..queen that must still cross the fog, times the public
     // mine density in percent.
     MINE_RISK "mine_risk" 4 false;
+    // Three-check: per side, by the checks it has left: [three, two, one]. A bonus
+    // that grows as a side nears its third check (optional in other variants' files).
+    THREE_CHECK "three_check" 3 false;
 }
 
 /// Blocks a parameter file may leave out, read as zeros, with the variant whose
 /// files must give them: blocks of one variant added after the other variants'
 /// files were written, so that those stay valid and keep their content hashes.
-pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[];
+pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[("three_check", VariantKind::ThreeCheck)];
 
 /// The block that holds weight `index`.
 pub fn block_of(index: usize) -> &'static Block {

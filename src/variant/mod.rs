@@ -9,10 +9,12 @@
 pub mod atomic;
 mod chess;
 pub mod kingofthehill;
+pub mod threecheck;
 
 pub use atomic::Atomic;
 pub use chess::Chess;
 pub use kingofthehill::KingOfTheHill;
+pub use threecheck::ThreeCheck;
 
 use crate::bitboard::BitBoard;
 use crate::eval::{Accumulator, SideInfo};
@@ -307,15 +309,18 @@ pub enum VariantKind {
     KingOfTheHill,
     /// Minesweeper chess (8x10 board, hidden mines).
     Minesweeper,
+    /// Three-check (lichess's `3check`).
+    ThreeCheck,
 }
 
 impl VariantKind {
     /// Every variant, in the order `UCI_Variant` lists them.
-    pub const ALL: [VariantKind; 4] = [
+    pub const ALL: [VariantKind; 5] = [
         VariantKind::Chess,
         VariantKind::Atomic,
         VariantKind::KingOfTheHill,
         VariantKind::Minesweeper,
+        VariantKind::ThreeCheck,
     ];
 
     /// The `UCI_Variant` name.
@@ -325,6 +330,7 @@ impl VariantKind {
             VariantKind::Atomic => "atomic",
             VariantKind::KingOfTheHill => "kingofthehill",
             VariantKind::Minesweeper => "minesweeper",
+            VariantKind::ThreeCheck => "3check",
         }
     }
 }
