@@ -28,7 +28,11 @@ mod library {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct VariantKind(pub &'static str);
 
+        #[allow(non_upper_case_globals)]
         impl VariantKind {
+            /// Three-check, which `params::OPTIONAL_BLOCKS` names.
+            pub const ThreeCheck: VariantKind = VariantKind("3check");
+
             /// The `UCI_Variant` name.
             pub const fn name(self) -> &'static str {
                 self.0

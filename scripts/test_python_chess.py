@@ -39,6 +39,7 @@ VARIANTS: dict[str, type[chess.Board]] = {
     "chess": chess.Board,
     "atomic": chess.variant.AtomicBoard,
     "kingofthehill": chess.variant.KingOfTheHillBoard,
+    "3check": chess.variant.ThreeCheckBoard,
 }
 
 # Finished positions: (variant, FEN, what it is). The side to move has no move.
@@ -47,6 +48,7 @@ FINISHED = [
     ("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
     ("atomic", "rnbqkbnr/ppppp1pp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 4", "exploded king"),
     ("kingofthehill", "4k3/8/8/8/4K3/8/8/8 b - - 0 1", "king on the hill"),
+    ("3check", "r1bq1bnr/ppp2kpp/2n5/3Bp3/4P3/8/PPPP1PPP/RNB1K1NR b KQ - 0+3 0 5", "third check"),
 ]
 
 # Positions to analyse besides the start position: (variant, FEN).

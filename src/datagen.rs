@@ -21,7 +21,7 @@ use crate::search::score::is_mate;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchOptions, SearchShared, Searcher, Silent};
-use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, Variant, VariantKind};
+use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, ThreeCheck, Variant, VariantKind};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -428,6 +428,7 @@ pub fn run(s: &DatagenSettings, log: &mut dyn Write) -> Result<DatagenReport, St
         VariantKind::Atomic => run_variant::<Atomic>(s, &params, &mut out, log).map_err(io)?,
         VariantKind::KingOfTheHill => run_variant::<KingOfTheHill>(s, &params, &mut out, log).map_err(io)?,
         VariantKind::Minesweeper => run_variant::<Minesweeper>(s, &params, &mut out, log).map_err(io)?,
+        VariantKind::ThreeCheck => run_variant::<ThreeCheck>(s, &params, &mut out, log).map_err(io)?,
     };
     out.flush().map_err(io)?;
     Ok(report)

@@ -4,7 +4,6 @@
 
 use crate::eval::{default_nnue, default_nnue_name, default_params, params::EvalParams};
 use crate::game::{AnyGame, PositionError};
-use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
 use crate::nnue::Network;
 use crate::notation::{parse_uci_move, MoveError};
@@ -12,7 +11,7 @@ use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher, Silent};
 use crate::skill::Skill;
-use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use crate::variant::{Variant, VariantKind};
 use crate::with_game;
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
@@ -105,50 +104,47 @@ impl Default for EngineOptions {
         }
     }
 }
-
-/// One searcher per variant, kept across searches so histories carry over.
+/// One searcher per variant, made when the variant is first searched and kept
+/// across searches so histories carry over.
 #[derive(Default)]
 pub struct Searchers {
-    chess: Searcher<Chess>,
-    atomic: Searcher<Atomic>,
-    kingofthehill: Searcher<KingOfTheHill>,
-    minesweeper: Searcher<Minesweeper>,
+    slots: Vec<Box<dyn AnySearcher>>,
 }
 
-/// Access to the searcher of variant `V`.
-pub trait SearcherSlot<V: Variant> {
-    /// The searcher for `V`.
-    fn slot(&mut self) -> &mut Searcher<V>;
+/// A searcher of some variant, as [`Searchers`] holds it.
+trait AnySearcher: Send {
+    fn clear(&mut self);
+    fn as_any(&mut self) -> &mut dyn std::any::Any;
 }
 
-impl SearcherSlot<Chess> for Searchers {
-    fn slot(&mut self) -> &mut Searcher<Chess> {
-        &mut self.chess
+impl<V: Variant> AnySearcher for Searcher<V> {
+    fn clear(&mut self) {
+        Searcher::clear(self);
     }
-}
-impl SearcherSlot<Atomic> for Searchers {
-    fn slot(&mut self) -> &mut Searcher<Atomic> {
-        &mut self.atomic
-    }
-}
-impl SearcherSlot<KingOfTheHill> for Searchers {
-    fn slot(&mut self) -> &mut Searcher<KingOfTheHill> {
-        &mut self.kingofthehill
-    }
-}
 
-impl SearcherSlot<Minesweeper> for Searchers {
-    fn slot(&mut self) -> &mut Searcher<Minesweeper> {
-        &mut self.minesweeper
+    fn as_any(&mut self) -> &mut dyn std::any::Any {
+        self
     }
 }
 
 impl Searchers {
+    /// The searcher of variant `V`, made on first use.
+    pub fn slot<V: Variant>(&mut self) -> &mut Searcher<V> {
+        let found = self.slots.iter_mut().position(|s| s.as_any().is::<Searcher<V>>());
+        let i = found.unwrap_or_else(|| {
+            self.slots.push(Box::new(Searcher::<V>::new()));
+            self.slots.len() - 1
+        });
+        match self.slots[i].as_any().downcast_mut::<Searcher<V>>() {
+            Some(searcher) => searcher,
+            None => unreachable!("slot {i} holds a Searcher<{}>", V::NAME),
+        }
+    }
+
     fn clear(&mut self) {
-        self.chess.clear();
-        self.atomic.clear();
-        self.kingofthehill.clear();
-        self.minesweeper.clear();
+        for s in &mut self.slots {
+            s.clear();
+        }
     }
 }
 
@@ -473,9 +469,7 @@ impl Engine {
         limits: Limits,
         searchmoves: Vec<Move>,
         mut listener: Box<dyn SearchListener>,
-    ) where
-        Searchers: SearcherSlot<V>,
-    {
+    ) {
         let shared = Arc::new(SearchShared::new(Arc::clone(&self.tt)));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let knowledge = self.options.mine_knowledge;
@@ -509,7 +503,7 @@ impl Engine {
                 Ok(g) => g,
                 Err(poisoned) => poisoned.into_inner(),
             };
-            let searcher: &mut Searcher<V> = guard.slot();
+            let searcher: &mut Searcher<V> = guard.slot::<V>();
             // Lazy SMP: helper threads search the same root and share only the
             // transposition table; the main thread decides when to stop and what to play.
             // A bug that panics in the search must not leave the GUI without a
@@ -670,6 +664,7 @@ fn random_salt() -> u64 {
 mod tests {
     use super::*;
     use crate::position::Position;
+    use crate::variant::Chess;
 
     #[test]
     fn a_panicking_search_still_yields_a_legal_move() {

@@ -6,7 +6,7 @@ use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
 use crate::notation::{parse_typed_move, parse_uci_move, MoveError};
 use crate::position::{FenError, Position};
-use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, Variant, VariantKind};
+use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, ThreeCheck, Variant, VariantKind};
 use std::fmt;
 
 /// A game of variant `V`.
@@ -99,13 +99,7 @@ impl<V: Variant> Game<V> {
         if let Some(outcome) = pos.outcome() {
             let reason = match outcome {
                 Outcome::Draw => "stalemate",
-                Outcome::Decisive { .. } if pos.special_outcome().is_some() => {
-                    if V::HILL {
-                        "king on the hill"
-                    } else {
-                        "king exploded"
-                    }
-                }
+                Outcome::Decisive { .. } if pos.special_outcome().is_some() => V::SPECIAL_WIN,
                 Outcome::Decisive { .. } => "checkmate",
             };
             return Some((outcome, reason));
@@ -170,6 +164,8 @@ pub enum AnyGame {
     KingOfTheHill(Game<KingOfTheHill>),
     /// Minesweeper chess.
     Minesweeper(Game<Minesweeper>),
+    /// Three-check.
+    ThreeCheck(Game<ThreeCheck>),
 }
 
 /// Runs `$body` with `$g` bound to the `Game<V>` inside an [`AnyGame`], and `$V` to
@@ -198,6 +194,11 @@ macro_rules! with_game {
                 type $V = $crate::minesweeper::Minesweeper;
                 $body
             }
+            $crate::game::AnyGame::ThreeCheck($g) => {
+                #[allow(dead_code)]
+                type $V = $crate::variant::ThreeCheck;
+                $body
+            }
         }
     };
 }
@@ -212,7 +213,7 @@ macro_rules! any_game_from {
     )*};
 }
 
-any_game_from!(Chess => Chess, Atomic => Atomic, KingOfTheHill => KingOfTheHill, Minesweeper => Minesweeper);
+any_game_from!(Chess => Chess, Atomic => Atomic, KingOfTheHill => KingOfTheHill, Minesweeper => Minesweeper, ThreeCheck => ThreeCheck);
 
 impl AnyGame {
     /// A new game of `variant` from its start position.
@@ -248,6 +249,10 @@ impl AnyGame {
             VariantKind::Minesweeper => {
                 let (g, w) = Game::from_spec(fen, moves)?;
                 (AnyGame::Minesweeper(g), w)
+            }
+            VariantKind::ThreeCheck => {
+                let (g, w) = Game::from_spec(fen, moves)?;
+                (AnyGame::ThreeCheck(g), w)
             }
         })
     }

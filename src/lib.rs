@@ -42,5 +42,6 @@ pub mod train;
 pub mod tune;
 pub mod types;
 pub mod uci;
+pub mod values;
 pub mod variant;
 pub mod zobrist;

@@ -44,9 +44,12 @@ impl<V: Variant> Position<V> {
         if self.special_outcome().is_some() {
             return;
         }
-        if V::EXPLOSIONS {
-            return self.generate_legal_atomic(list);
-        }
+        V::generate_legal(self, list);
+    }
+
+    /// Chess's legal generator ([`Variant::generate_legal`]'s default): evasions in
+    /// check, a legality test only for pinned pieces and en passant.
+    pub(crate) fn generate_legal_standard(&self, list: &mut MoveList) {
         let us = self.side_to_move();
         let Some(king) = self.king(us) else { return };
         let check = self.in_check();
@@ -62,7 +65,7 @@ impl<V: Variant> Position<V> {
         }
         // Of those, only moves of pinned pieces and en passant can be illegal (and in
         // minesweeper, in check, interpositions onto possible mines).
-        let test_all = V::MINES && check;
+        let test_all = V::EVASIONS_NEED_EXTRA_TEST && check;
         if test_all || self.pinned().any() || self.ep_square().is_some() {
             let mut i = start;
             while i < list.len() {
@@ -94,48 +97,6 @@ impl<V: Variant> Position<V> {
         if !check {
             self.generate_castling(list);
             V::generate_extra(self, GenType::All, list);
-        }
-    }
-
-    /// Atomic: pseudo-legal moves, then a test of those that can be illegal: king
-    /// steps, moves of pinned pieces, captures (explosions), and all moves in check.
-    fn generate_legal_atomic(&self, list: &mut MoveList) {
-        let start = list.len();
-        self.generate(GenType::All, list);
-        let us = self.side_to_move();
-        let them = self.color(!us);
-        let Some(king) = self.king(us) else { return };
-        let check = self.in_check();
-        // With many king steps, one map of the enemy's attacks (the king lifted) is
-        // cheaper than a test per step.
-        let danger = if !check && (V::G::king_attacks(king) & !self.occupied()).count() > 3 {
-            Some(self.attacked_by(!us, self.occupied().without(king)))
-        } else {
-            None
-        };
-        // A square next to the enemy king is never attacked (rule 5).
-        let connected = self.king(!us).map_or(Bb::<V>::EMPTY, V::G::king_attacks);
-        let mut i = start;
-        while i < list.len() {
-            let m = list[i];
-            let king_step = m.from() == king && m.kind() != MoveKind::Castle;
-            let legal = match danger {
-                Some(danger) if king_step => !danger.has(m.to()) || connected.has(m.to()),
-                _ if check
-                    || king_step
-                    || self.pinned().has(m.from())
-                    || m.kind() == MoveKind::EnPassant
-                    || them.has(m.to()) =>
-                {
-                    self.is_legal(m)
-                }
-                _ => true,
-            };
-            if legal {
-                i += 1;
-            } else {
-                list.swap_remove(i);
-            }
         }
     }
 
@@ -175,7 +136,7 @@ impl<V: Variant> Position<V> {
     fn generate_pieces(&self, gen: GenType, captures: Bb<V>, quiets: Bb<V>, list: &mut MoveList) {
         let us = self.side_to_move();
         let occupied = self.occupied();
-        let captures = captures & !self.self_destructive_captures();
+        let captures = captures & !V::forbidden_captures(self);
         self.generate_pawn_moves(gen, captures, quiets, list);
 
         let targets = captures | quiets;
@@ -198,7 +159,7 @@ impl<V: Variant> Position<V> {
     fn king_targets(&self, gen: GenType) -> Bb<V> {
         let empty = !self.occupied();
         let them = self.color(!self.side_to_move());
-        if V::EXPLOSIONS {
+        if !V::KINGS_CAPTURE {
             return if gen == GenType::Noisy {
                 Bb::<V>::EMPTY
             } else {
@@ -209,20 +170,6 @@ impl<V: Variant> Position<V> {
             GenType::All => empty | them,
             GenType::Noisy => them,
             GenType::Quiet => empty,
-        }
-    }
-
-    /// Atomic: capture squares whose explosion would take the mover's own king (rule
-    /// 4), excluded at generation so the legality test only looks at enemy replies.
-    /// Empty in other variants.
-    #[inline(always)]
-    fn self_destructive_captures(&self) -> Bb<V> {
-        if !V::EXPLOSIONS {
-            return Bb::<V>::EMPTY;
-        }
-        match self.king(self.side_to_move()) {
-            Some(king) => V::G::king_attacks(king),
-            None => Bb::<V>::EMPTY,
         }
     }
 
@@ -275,7 +222,7 @@ impl<V: Variant> Position<V> {
             if V::EN_PASSANT {
                 let ep = self
                     .ep_square()
-                    .filter(|ep| !self.self_destructive_captures().has(*ep));
+                    .filter(|ep| !V::forbidden_captures(self).has(*ep));
                 if let Some(ep) = ep {
                     for from in (V::G::pawn_attacks(!us, ep) & pawns).squares() {
                         list.push(Move::new(from, ep, MoveKind::EnPassant));
@@ -315,21 +262,12 @@ impl<V: Variant> Position<V> {
     /// check on arrival with both king and rook moved).
     fn generate_castling(&self, list: &mut MoveList) {
         let us = self.side_to_move();
-        let rights = self.castling_rights()
-            & match us {
-                Color::White => castling::WHITE_KING | castling::WHITE_QUEEN,
-                Color::Black => castling::BLACK_KING | castling::BLACK_QUEEN,
-            };
+        let rights = self.castling_rights() & castling::both(us);
         if rights == 0 {
             return;
         }
         for king_side in [true, false] {
-            let bit = match (us, king_side) {
-                (Color::White, true) => castling::WHITE_KING,
-                (Color::White, false) => castling::WHITE_QUEEN,
-                (Color::Black, true) => castling::BLACK_KING,
-                (Color::Black, false) => castling::BLACK_QUEEN,
-            };
+            let bit = castling::right(us, king_side);
             if rights & bit != 0 && self.castling_is_legal(king_side) {
                 let rank = back_rank::<V::G>(us);
                 let to_file = if king_side { 6 } else { 2 };
@@ -379,12 +317,17 @@ impl<V: Variant> Position<V> {
         self.keeps_king_safe(m) && V::extra_legality(self, m)
     }
 
-    /// The chess part of legality: the mover's king is not left in check.
+    /// Legality's king-safety part: castling is generated legal, other moves go to
+    /// [`Variant::keeps_king_safe`].
     #[inline(always)]
     fn keeps_king_safe(&self, m: Move) -> bool {
-        if m.kind() == MoveKind::Castle {
-            return true;
-        }
+        m.kind() == MoveKind::Castle || V::keeps_king_safe(self, m)
+    }
+
+    /// Chess's king-safety test of a non-castling move ([`Variant::keeps_king_safe`]'s
+    /// default): the mover's king is not left in check.
+    #[inline(always)]
+    pub(crate) fn keeps_king_safe_standard(&self, m: Move) -> bool {
         let us = self.side_to_move();
         let them = !us;
         let Some(king) = self.king(us) else {
@@ -393,42 +336,12 @@ impl<V: Variant> Position<V> {
         let from = m.from();
         let to = m.to();
         let occupied = self.occupied();
-
-        if V::EXPLOSIONS {
-            let captured_sq = match m.kind() {
-                MoveKind::EnPassant => Some(Square::new(to.file(), from.rank())),
-                _ if self.color(them).has(to) => Some(to),
-                _ => None,
-            };
-            return match captured_sq {
-                None => {
-                    let after = occupied.without(from).with(to);
-                    let k = if from == king { to } else { king };
-                    !self.attacks_for_king_safety(k, them, after)
-                }
-                Some(captured) => {
-                    let blast = (V::G::king_attacks(to) & occupied & !self.role(Role::Pawn))
-                        .with(to)
-                        .with(from)
-                        .with(captured);
-                    if blast.has(king) {
-                        return false;
-                    }
-                    if (blast & self.kings_of(them)).any() {
-                        return true;
-                    }
-                    !self.attacks_for_king_safety(king, them, occupied & !blast)
-                }
-            };
-        }
-
         if from == king {
             return !self.attacks_for_king_safety(to, them, occupied.without(from));
         }
         let checkers = self.checkers();
         if m.kind() == MoveKind::EnPassant {
-            let captured = Square::new(to.file(), from.rank());
-            let after = occupied.without(from).without(captured).with(to);
+            let after = occupied.without(from).without(m.en_passant_victim()).with(to);
             return !self.attacks_for_king_safety(king, them, after);
         }
         if checkers.any() {

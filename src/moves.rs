@@ -101,6 +101,13 @@ impl Move {
         }
     }
 
+    /// The square of the pawn an en-passant capture takes: beside the origin, on the
+    /// destination's file (meaningful for [`MoveKind::EnPassant`] only).
+    #[inline(always)]
+    pub const fn en_passant_victim(self) -> Square {
+        Square::new(self.to().file(), self.from().rank())
+    }
+
     /// Whether this is [`Move::NONE`].
     #[inline(always)]
     pub const fn is_none(self) -> bool {

@@ -219,7 +219,7 @@ fn public_view<V: Variant>(game: &Game<V>) -> Game<V> {
 pub fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<V>, m: Move) -> Vec<String> {
     let mut events = Vec::new();
     let captured = before.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
-    if V::EXPLOSIONS && captured {
+    if !V::CAPTURE_WINS_ONLY_THE_VICTIM && captured {
         // The capturing piece first (it stood on its origin square), then the others
         // on their squares: the captured piece and its neighbours (RULES.md atomic 1).
         let mut gone = Vec::new();
@@ -405,13 +405,7 @@ fn pgn<V: Variant>(game: &Game<V>, (white, black): &(String, String)) -> String 
         "[Event \"sapper play\"]\n[Site \"?\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n",
         pgn_date(std::time::SystemTime::now())
     );
-    let variant = match V::KIND {
-        VariantKind::Chess => None,
-        VariantKind::Atomic => Some("Atomic"),
-        VariantKind::KingOfTheHill => Some("King of the Hill"),
-        VariantKind::Minesweeper => Some("Minesweeper"),
-    };
-    if let Some(name) = variant {
+    if let Some(name) = V::PGN_VARIANT {
         s.push_str(&format!("[Variant \"{name}\"]\n"));
     }
     let start_fen = game.start.to_fen();

@@ -18,7 +18,7 @@ use crate::eval::{default_params, evaluate_linear};
 use crate::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::types::{Color, Role};
-use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use crate::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant, VariantKind};
 use crate::zobrist::splitmix64;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -336,6 +336,7 @@ fn features_any(variant: VariantKind, fen: &str, params: &EvalParams) -> Option<
         VariantKind::Atomic => features_of::<Atomic>(fen, params),
         VariantKind::KingOfTheHill => features_of::<KingOfTheHill>(fen, params),
         VariantKind::Minesweeper => None,
+        VariantKind::ThreeCheck => features_of::<ThreeCheck>(fen, params),
     }
 }
 

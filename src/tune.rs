@@ -19,7 +19,7 @@ use crate::eval::{
 };
 use crate::minesweeper::Minesweeper;
 use crate::position::Position;
-use crate::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use crate::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant, VariantKind};
 use crate::zobrist::splitmix64;
 use rayon::prelude::*;
 use std::io::Write;
@@ -206,6 +206,7 @@ fn trace_any(variant: VariantKind, fen: &str) -> Option<Coefficients> {
         VariantKind::Atomic => trace_fen::<Atomic>(fen),
         VariantKind::KingOfTheHill => trace_fen::<KingOfTheHill>(fen),
         VariantKind::Minesweeper => trace_fen::<Minesweeper>(fen),
+        VariantKind::ThreeCheck => trace_fen::<ThreeCheck>(fen),
     }
 }
 

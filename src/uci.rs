@@ -39,12 +39,15 @@ pub fn emit(out: &Output, line: &str) {
 }
 
 /// The `UCI_Variant` values, in the order UCI.md lists them.
-const VARIANT_NAMES: [&str; 4] = [
-    VariantKind::Chess.name(),
-    VariantKind::Atomic.name(),
-    VariantKind::KingOfTheHill.name(),
-    VariantKind::Minesweeper.name(),
-];
+const VARIANT_NAMES: [&str; VariantKind::ALL.len()] = {
+    let mut names = [""; VariantKind::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = VariantKind::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Largest `Hash` value, MiB. A wasm32 module addresses at most 4 GiB (and a
 /// larger size would overflow its 32-bit `usize`), so the browser build stops at 2 GiB.

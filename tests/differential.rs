@@ -67,7 +67,7 @@ use rand::{Rng, SeedableRng};
 use sapper::moves::{Move, MoveKind};
 use sapper::position::Position;
 use sapper::types::{Color, Piece, Role, Square};
-use sapper::variant::{Atomic, Chess, KingOfTheHill, Outcome, Variant};
+use sapper::variant::{Atomic, Chess, KingOfTheHill, Outcome, ThreeCheck, Variant, VariantKind};
 use shakmaty as sk;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -536,7 +536,7 @@ fn weight<V: Variant>(pos: &Position<V>, m: Move, style: Style, ply: usize) -> f
                 w *= 5.0;
             }
             if near_their_king {
-                w *= if V::EXPLOSIONS { 4.0 } else { 2.0 };
+                w *= if V::KIND == VariantKind::Atomic { 4.0 } else { 2.0 };
             }
             let mut child = *pos;
             child.play(m);
@@ -581,11 +581,11 @@ fn weight<V: Variant>(pos: &Position<V>, m: Move, style: Style, ply: usize) -> f
                     let r = s.rank() as i32;
                     (2 * f - 7).abs().max((2 * r - 7).abs())
                 };
-                if V::HILL && centre(m.to()) < centre(m.from()) {
+                if (V::KIND == VariantKind::KingOfTheHill) && centre(m.to()) < centre(m.from()) {
                     w *= 3.0;
                 }
                 if let Some(k) = their_king {
-                    if V::EXPLOSIONS && m.to().distance(k) < m.from().distance(k) {
+                    if (V::KIND == VariantKind::Atomic) && m.to().distance(k) < m.from().distance(k) {
                         w *= 3.0;
                     }
                 }
@@ -717,13 +717,13 @@ fn features<V: Variant>(samples: &[Position<V>]) -> Features {
             .any(|m| matches!(m.promotion_role(), Some(r) if r != Role::Queen))
             as usize;
         let their_king = pos.king(!pos.side_to_move());
-        f.king_explosions += (V::EXPLOSIONS
+        f.king_explosions += ((V::KIND == VariantKind::Atomic)
             && moves.iter().any(|m| {
                 (m.kind() == MoveKind::EnPassant || pos.piece_at(m.to()).is_some())
                     && their_king.is_some_and(|k| m.to().distance(k) <= 1)
             })) as usize;
         f.kings_touch += pos.kings_touch() as usize;
-        f.hill_moves += (V::HILL
+        f.hill_moves += ((V::KIND == VariantKind::KingOfTheHill)
             && moves
                 .iter()
                 .any(|m| pos.role_at(m.from()) == Some(Role::King) && hill.contains(&m.to().index())))
@@ -763,11 +763,11 @@ fn run<V: Variant, P: sk::Position + sk::FromSetup + Clone>(seeds: &[&str], seed
     need("promotions", f.promotions, 60);
     need("underpromotions", f.underpromotions, 60);
     need("finished games", f.finished, 15);
-    if V::EXPLOSIONS {
+    if V::KIND == VariantKind::Atomic {
         need("explosions next to a king", f.king_explosions, 100);
         need("touching kings", f.kings_touch, 20);
     }
-    if V::HILL {
+    if V::KIND == VariantKind::KingOfTheHill {
         need("king moves onto the hill", f.hill_moves, 100);
     }
     assert!(thin.is_empty(), "sample too thin: {thin:?}");
@@ -819,6 +819,11 @@ fn differential_atomic() {
 #[test]
 fn differential_kingofthehill() {
     run::<KingOfTheHill, sk::variant::KingOfTheHill>(KOTH_SEEDS, 0x005a_99e7_0003);
+}
+
+#[test]
+fn differential_threecheck() {
+    run::<ThreeCheck, sk::variant::ThreeCheck>(CHESS_SEEDS, 0x005a_99e7_0004);
 }
 
 // ---- zobrist -------------------------------------------------------------------------------

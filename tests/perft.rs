@@ -5,7 +5,7 @@
 
 use sapper::perft::perft;
 use sapper::position::Position;
-use sapper::variant::{Atomic, Chess, KingOfTheHill, Variant};
+use sapper::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant};
 
 const QUICK_NODES: u64 = 5_000_000;
 
@@ -87,7 +87,8 @@ fn kingofthehill_suite_quick() {
 fn all_suites_deep() {
     let deep = run_suite::<Chess>(QUICK_NODES + 1, u64::MAX)
         + run_suite::<Atomic>(QUICK_NODES + 1, u64::MAX)
-        + run_suite::<KingOfTheHill>(QUICK_NODES + 1, u64::MAX);
+        + run_suite::<KingOfTheHill>(QUICK_NODES + 1, u64::MAX)
+        + run_suite::<ThreeCheck>(QUICK_NODES + 1, u64::MAX);
     assert!(deep >= 5);
 }
 
@@ -99,4 +100,37 @@ fn kingofthehill_start_equals_chess_through_depth_5() {
     for depth in 1..=4 {
         assert_eq!(perft(&koth, depth), perft(&chess, depth));
     }
+}
+
+#[test]
+fn threecheck_suite_quick() {
+    assert!(run_suite::<ThreeCheck>(0, QUICK_NODES) >= 30);
+}
+
+/// The three-check figures (made with python-chess's `ThreeCheckBoard`) agree with
+/// shakmaty's `variant::ThreeCheck`, so the file holds two libraries' word.
+#[test]
+fn threecheck_suite_agrees_with_shakmaty() {
+    use shakmaty::{fen::Fen, CastlingMode};
+    let mut checked = 0;
+    for case in load(ThreeCheck::NAME) {
+        let fen: Fen = format!("{} 0 1", case.fen)
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let pos: shakmaty::variant::ThreeCheck = fen
+            .into_position(CastlingMode::Standard)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        for &(depth, expected) in &case.depths {
+            if expected <= QUICK_NODES {
+                assert_eq!(
+                    shakmaty::perft(&pos, depth),
+                    expected,
+                    "{} depth {depth}",
+                    case.id
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30);
 }

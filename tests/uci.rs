@@ -32,7 +32,7 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const VARIANT_LINE: &str =
-    "option name UCI_Variant type combo default chess var chess var atomic var kingofthehill var minesweeper";
+    "option name UCI_Variant type combo default chess var chess var atomic var kingofthehill var minesweeper var 3check";
 
 // ---- helpers: legality ----------------------------------------------------------
 
@@ -2283,4 +2283,38 @@ fn randomized_attack_never_breaks_the_engine() {
     );
     let search = s.go("go depth 3");
     assert_ne!(search.best, "(none)");
+}
+
+#[test]
+fn threecheck_third_check_ends_the_game() {
+    let mut s = Session::new();
+    assert!(s.cmd("setoption name UCI_Variant value 3check").is_empty());
+    // 3. Qxf7+ and 4. Bc4+ are White's first two checks; 5. Bxd5+ is the only third.
+    let line = "e2e4 e7e5 d1h5 b8c6 h5f7 e8f7 f1c4 d7d5";
+    assert!(s.cmd(&format!("position startpos moves {line}")).is_empty());
+    assert_eq!(
+        s.fen(),
+        "r1bq1bnr/ppp2kpp/2n5/3pp3/2B1P3/8/PPPP1PPP/RNB1K1NR w KQ - 1+3 0 5"
+    );
+    let search = s.go("go depth 4");
+    assert_eq!(search.best, "c4d5", "{search:#?}");
+    let last = search.infos.last().expect("an info line");
+    assert!(last.contains("score mate 1"), "{last}");
+
+    assert!(s.cmd(&format!("position startpos moves {line} c4d5")).is_empty());
+    assert!(s.fen().contains(" 0+3 "), "{}", s.fen());
+    for go in ["go depth 5", "go nodes 100", "go movetime 50"] {
+        let search = s.go(go);
+        assert_eq!(
+            search.lines,
+            vec![
+                "info depth 0 score mate 0".to_string(),
+                "bestmove (none)".to_string()
+            ],
+            "{go}"
+        );
+    }
+    // The game is over: no move may follow the third check.
+    let err = s.expect_error(&format!("position startpos moves {line} c4d5 f7e7"));
+    assert!(err.contains("move 10"), "{err}");
 }

@@ -28,14 +28,10 @@ const KNOWN_WIN: i32 = 1_000;
 /// `None` otherwise (then the linear evaluation applies).
 #[inline]
 pub fn known<V: Variant>(pos: &Position<V>) -> Option<i32> {
-    if V::EXPLOSIONS {
-        atomic_against_bare_king(pos)
-    } else {
-        None
-    }
+    V::known_endgame(pos)
 }
 
-fn atomic_against_bare_king<V: Variant>(pos: &Position<V>) -> Option<i32> {
+pub(crate) fn atomic_against_bare_king<V: Variant>(pos: &Position<V>) -> Option<i32> {
     let non_king = |c: Color| pos.color(c) & !pos.role(Role::King);
     let strong = match (
         non_king(Color::White).is_empty(),

@@ -15,8 +15,9 @@
 //! threats; atomic: king blast threats, the best blast's net value, pieces next to the
 //! own king, connected kings; king of the hill: safe-path distance to the hill, the
 //! race, hill control and blockers; minesweeper: pieces that must cross the fog.
-//! Variant terms sit behind `if V::EXPLOSIONS` / `V::HILL` / `V::MINES`, resolved at
-//! compile time.
+//! The variant terms live with their variants (`variant/atomic.rs`,
+//! `variant/kingofthehill.rs`, `minesweeper/`), which add them through
+//! [`Variant::eval_terms`]; the call is resolved at compile time.
 //!
 //! The numbers live in `nets/` (embedded at build time) or in a file named by the
 //! `EvalFile` UCI option.
@@ -27,7 +28,7 @@ pub mod params;
 use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
 use crate::nnue::Network;
-use crate::position::{hill, Bb, Position};
+use crate::position::{Bb, Position};
 use crate::types::{Color, Role, Square};
 use crate::variant::{Variant, VariantKind};
 use once_cell::sync::Lazy;
@@ -48,8 +49,6 @@ pub const MAX_PHASE: i32 = 24;
 const KING_ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// Attack units per [`idx::KING_DANGER`] bucket.
 const KING_DANGER_STEP: i32 = 3;
-/// Fixed piece values for choosing the best atomic blast (not tuned).
-const BLAST_VALUES: [i32; 6] = [100, 250, 250, 400, 800, 0];
 
 static DEFAULTS: Lazy<Vec<(VariantKind, Arc<EvalParams>)>> = Lazy::new(|| {
     embedded::DEFAULT_NETS
@@ -362,7 +361,7 @@ fn forward<B: BitBoard>(color: Color, b: B) -> B {
 
 /// `b` shifted one rank toward `color`'s back rank.
 #[inline(always)]
-fn backward<B: BitBoard>(color: Color, b: B) -> B {
+pub(crate) fn backward<B: BitBoard>(color: Color, b: B) -> B {
     forward(!color, b)
 }
 
@@ -395,7 +394,7 @@ fn fill_forward<B: BitBoard>(color: Color, b: B) -> B {
 
 /// The squares strictly behind (toward `color`'s back rank) the squares of `b`.
 #[inline(always)]
-fn rear_span<B: BitBoard>(color: Color, b: B) -> B {
+pub(crate) fn rear_span<B: BitBoard>(color: Color, b: B) -> B {
     fill_forward(!color, backward(color, b))
 }
 
@@ -408,37 +407,38 @@ fn pawn_attacks<B: BitBoard>(color: Color, pawns: B) -> B {
 
 /// The squares next to those of `b`, `b` included.
 #[inline(always)]
-fn dilate<B: BitBoard>(b: B) -> B {
+pub(crate) fn dilate<B: BitBoard>(b: B) -> B {
     let v = b | b.north() | b.south();
     v | v.east() | v.west()
 }
 
-/// What the piece loop learns about one side.
+/// What the evaluation's piece loop learns about one side; variant terms
+/// ([`Variant::eval_terms`]) read it.
 #[derive(Clone, Copy)]
-struct SideInfo<B> {
+pub struct SideInfo<B> {
     /// Squares attacked by pawns, knights, bishops, rooks, queens, king (index = role).
-    by_role: [B; 6],
+    pub(crate) by_role: [B; 6],
     /// Squares attacked by anything but the king.
-    non_king: B,
+    pub(crate) non_king: B,
     /// Squares attacked by anything.
-    all: B,
+    pub(crate) all: B,
     /// Squares attacked by at least two of the king, knights, bishops, rooks and
     /// queens (pawn attacks count separately).
-    twice: B,
+    pub(crate) twice: B,
     /// The king zone: the king's square and its neighbours (empty without a king).
-    king_zone: B,
+    pub(crate) king_zone: B,
 }
 
 impl<B: BitBoard> SideInfo<B> {
     /// Squares attacked by pawns.
     #[inline(always)]
-    fn pawn_attacks(&self) -> B {
+    pub(crate) fn pawn_attacks(&self) -> B {
         self.by_role[Role::Pawn.index()]
     }
 
     /// Squares next to the king (empty without a king).
     #[inline(always)]
-    fn king_ring(&self) -> B {
+    pub(crate) fn king_ring(&self) -> B {
         self.by_role[Role::King.index()]
     }
 }
@@ -572,185 +572,8 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         }
     }
 
-    if V::EXPLOSIONS {
-        atomic_terms(pos, &info, acc);
-    }
-    if V::HILL {
-        hill_terms(pos, &info, acc);
-    }
-    if V::MINES {
-        mine_terms(pos, acc);
-    }
+    V::eval_terms(pos, &info, acc);
     phase.min(MAX_PHASE)
-}
-
-/// Atomic: king blast threats, the best blast, pieces next to the own king, and
-/// connected kings.
-#[inline]
-fn atomic_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
-    type G<V> = <V as Variant>::G;
-    // Without both kings the game is over (a king exploded): no blast terms.
-    if pos.kings_of(Color::White).is_empty() || pos.kings_of(Color::Black).is_empty() {
-        return;
-    }
-    let stm = pos.side_to_move();
-    let kings = pos.role(Role::King);
-    for color in Color::ALL {
-        let s = color.sign();
-        let c = color.index();
-        let other = (color != stm) as usize;
-        let ring = info[c].king_ring();
-        // Captures next to our own king would explode it: never legal.
-        let allowed = info[c].non_king & !ring;
-        let their_ring = info[1 - c].king_ring();
-        let targets = pos.color(!color) & !kings & allowed;
-        acc.add(
-            idx::ATOMIC_KING_BLAST + other,
-            s * (targets & their_ring).count() as i32,
-        );
-
-        let mut best = 0;
-        for t in (targets & !their_ring).squares() {
-            let blast = G::<V>::king_attacks(t) & !pos.role(Role::Pawn) & !kings;
-            let mut gain = BLAST_VALUES[pos.role_at(t).map_or(0, Role::index)];
-            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-                let r = role.index();
-                gain += BLAST_VALUES[r] * (blast & pos.pieces(!color, role)).count() as i32;
-                gain -= BLAST_VALUES[r] * (blast & pos.pieces(color, role)).count() as i32;
-            }
-            let capturer = (0..5).find(|&r| info[c].by_role[r].has(t)).unwrap_or(0);
-            gain -= BLAST_VALUES[capturer];
-            best = best.max(gain);
-        }
-        if best > 0 {
-            let bucket = (best / 100).min(7) as usize;
-            acc.add(idx::ATOMIC_BLAST_GAIN + 8 * other + bucket, s);
-        }
-
-        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            let n = (ring & pos.pieces(color, role)).count() as i32;
-            acc.add(idx::ATOMIC_KING_NEIGHBOURS + role.index(), s * n);
-        }
-    }
-    if pos.kings_touch() {
-        let material = |color: Color| -> i32 {
-            [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-                .iter()
-                .map(|&r| BLAST_VALUES[r.index()] * pos.pieces(color, r).count() as i32)
-                .sum()
-        };
-        let diff = material(Color::White) - material(Color::Black);
-        acc.add(idx::ATOMIC_KINGS_TOUCH, -diff.signum());
-    }
-}
-
-/// King of the hill: weighted king distances, [`HILL_STEPS`] layers by Dial's
-/// algorithm on bitboards. `cost[k]` holds the squares that take `k + 1` steps to
-/// enter; squares in none of them cannot be entered. Returns `layers[d]`, the squares
-/// first reached after `d` steps (`layers[0]` = the king).
-#[inline]
-fn hill_layers<B: BitBoard>(king: B, cost: &[B; 4]) -> [B; HILL_STEPS] {
-    let mut layers = [B::EMPTY; HILL_STEPS];
-    layers[0] = king;
-    let mut reached = king;
-    for d in 1..HILL_STEPS {
-        let mut next = B::EMPTY;
-        for (k, entering) in cost.iter().enumerate() {
-            if d > k {
-                next |= dilate(layers[d - 1 - k]) & *entering;
-            }
-        }
-        layers[d] = next & !reached;
-        reached |= next;
-    }
-    layers
-}
-
-/// Distances up to this are told apart; farther counts as [`HILL_STEPS`].
-const HILL_STEPS: usize = 7;
-
-/// King of the hill: the distance to each hill square, the race, control,
-/// blockers and safe hill squares.
-#[inline]
-fn hill_terms<V: Variant, A: Accumulator>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], acc: &mut A) {
-    let hill = hill::<V::G>();
-    let mut dist = [HILL_STEPS; 2];
-    let occupied = pos.occupied();
-    for color in Color::ALL {
-        let s = color.sign();
-        let c = color.index();
-        let kings = pos.kings_of(color);
-        if kings.is_empty() {
-            continue;
-        }
-        let enemy = &info[1 - c];
-        let own_pawns = pos.pieces(color, Role::Pawn);
-        let blocked = own_pawns & backward(color, occupied);
-        let own = pos.color(color) & !kings;
-        let heavy = enemy.pawn_attacks() | enemy.twice;
-        let extra1 = enemy.all & !heavy;
-        let passable = !blocked;
-        // Extra steps: attacks (0-2) plus one for an own piece in the way.
-        let cost = [
-            passable & !own & !enemy.all,
-            passable & ((own & !enemy.all) | (!own & extra1)),
-            passable & ((own & extra1) | (!own & heavy)),
-            passable & own & heavy,
-        ];
-        let layers = hill_layers(kings, &cost);
-        let mut unreached = hill;
-        for (d, layer) in layers.iter().enumerate() {
-            let n = (*layer & hill).count() as i32;
-            if n > 0 {
-                dist[c] = dist[c].min(d);
-                acc.add(idx::HILL_DISTANCE + d, s * n);
-            }
-            unreached &= !*layer;
-        }
-        acc.add(idx::HILL_DISTANCE + HILL_STEPS, s * unreached.count() as i32);
-        acc.add(idx::HILL_CONTROL, s * (hill & info[c].all).count() as i32);
-        acc.add(
-            idx::HILL_BLOCKERS,
-            s * (hill & pos.color(color) & !kings).count() as i32,
-        );
-        let defended = hill & pos.color(!color) & enemy.all;
-        acc.add(idx::HILL_BLOCKERS + 1, s * defended.count() as i32);
-        let safe = hill & rear_span(color, own_pawns) & !enemy.pawn_attacks();
-        acc.add(idx::HILL_SAFE, s * safe.count() as i32);
-    }
-    if dist[0] < HILL_STEPS || dist[1] < HILL_STEPS {
-        let stm = pos.side_to_move();
-        let diff = dist[1 - stm.index()] as i32 - dist[stm.index()] as i32;
-        acc.add(idx::HILL_RACE + (diff + 4).clamp(0, 8) as usize, stm.sign());
-    }
-}
-
-/// Minesweeper: pieces (knights to queens) that must still cross the fog, times the
-/// public mine density in percent.
-#[inline]
-fn mine_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
-    let percent = (V::mine_density(pos) * 100.0).round() as i32;
-    if percent == 0 {
-        return;
-    }
-    for color in Color::ALL {
-        let s = color.sign();
-        // Behind the fog: ranks 1-3 for White, the last three for Black.
-        let behind = match color {
-            Color::White => Bb::<V>::rank(0) | Bb::<V>::rank(1) | Bb::<V>::rank(2),
-            Color::Black => {
-                let top = V::G::RANKS - 1;
-                Bb::<V>::rank(top) | Bb::<V>::rank(top - 1) | Bb::<V>::rank(top - 2)
-            }
-        };
-        for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-            .into_iter()
-            .enumerate()
-        {
-            let n = (pos.pieces(color, role) & behind).count() as i32;
-            acc.add(idx::MINE_RISK + k, s * n * percent);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -833,7 +656,9 @@ mod tests {
         // White from a1: d4 in 3, e4, d5, e5 in 4. Black from e8: d5, e5 in 3, d4, e4 in 4.
         assert_eq!(coef(&c, idx::HILL_DISTANCE + 3), 1 - 2);
         assert_eq!(coef(&c, idx::HILL_DISTANCE + 4), 3 - 2);
-        let total: i32 = (0..=HILL_STEPS).map(|d| coef(&c, idx::HILL_DISTANCE + d)).sum();
+        let total: i32 = (0..=crate::variant::kingofthehill::HILL_STEPS)
+            .map(|d| coef(&c, idx::HILL_DISTANCE + d))
+            .sum();
         assert_eq!(total, 0, "four squares a side");
         // Nearest squares equally far: race bucket 4.
         assert_eq!(coef(&c, idx::HILL_RACE + 4), 1);

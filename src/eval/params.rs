@@ -132,7 +132,15 @@ schema! {
     // Minesweeper: per knight..queen that must still cross the fog, times the public
     // mine density in percent.
     MINE_RISK "mine_risk" 4 false;
+    // Three-check: per side, by the checks it has left: [three, two, one]. A bonus
+    // that grows as a side nears its third check (optional in other variants' files).
+    THREE_CHECK "three_check" 3 false;
 }
+
+/// Blocks a parameter file may leave out, read as zeros, with the variant whose
+/// files must give them: blocks of one variant added after the other variants'
+/// files were written, so that those stay valid and keep their content hashes.
+pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[("three_check", VariantKind::ThreeCheck)];
 
 /// The block that holds weight `index`.
 pub fn block_of(index: usize) -> &'static Block {
@@ -284,19 +292,16 @@ impl EvalParams {
     /// # Errors
     /// A [`ParamsError`] naming the first problem.
     pub fn parse(text: &str, variant: VariantKind) -> Result<EvalParams, ParamsError> {
-        let mut lines = text
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or("").trim())
-            .filter(|l| !l.is_empty());
+        let mut lines = content_lines(text);
         let header = lines.next().unwrap_or("");
-        let parts: Vec<&str> = header.split_whitespace().collect();
-        if parts.len() != 3 || parts[0] != "sapper-eval" || parts[1] != FORMAT_VERSION.to_string() {
-            return Err(ParamsError::BadHeader(header.to_string()));
-        }
-        if parts[2] != variant.name() {
+        let found = match split_header(header) {
+            Some((version, found)) if version == FORMAT_VERSION.to_string() => found,
+            _ => return Err(ParamsError::BadHeader(header.to_string())),
+        };
+        if found != variant.name() {
             return Err(ParamsError::WrongVariant {
                 expected: variant,
-                found: parts[2].to_string(),
+                found: found.to_string(),
             });
         }
         // values[2 * block + half]
@@ -331,9 +336,14 @@ impl EvalParams {
         for (i, block) in SCHEMA.iter().enumerate() {
             for half in 0..2 {
                 let name = format!("{}_{}", block.name, ["mg", "eg"][half]);
-                let list = values[2 * i + half]
-                    .take()
-                    .ok_or_else(|| ParamsError::Missing(name.clone()))?;
+                let optional = OPTIONAL_BLOCKS
+                    .iter()
+                    .any(|&(b, owner)| b == block.name && owner != variant);
+                let list = match values[2 * i + half].take() {
+                    Some(list) => list,
+                    None if optional => vec![0; block.len],
+                    None => return Err(ParamsError::Missing(name)),
+                };
                 if list.len() != block.len {
                     return Err(ParamsError::WrongLength {
                         name,
@@ -424,13 +434,29 @@ pub fn load_params_file(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The variant a parameter file's header names, if it is well formed.
+/// The variant a parameter file's header names, if it is well formed (of any format
+/// version, so that a loader can name the variant of an outdated file).
 pub fn variant_of_text(text: &str) -> Option<VariantKind> {
+    content_lines(text)
+        .next()
+        .and_then(split_header)
+        .and_then(|(_, variant)| variant.parse().ok())
+}
+
+/// The lines of a parameter file with comments and blank lines removed, trimmed.
+fn content_lines(text: &str) -> impl Iterator<Item = &str> {
     text.lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .and_then(|header| header.split_whitespace().nth(2))
-        .and_then(|v| v.parse().ok())
+        .filter(|l| !l.is_empty())
+}
+
+/// The format version and variant name of a header line `sapper-eval <version>
+/// <variant>`; `None` when the line has another shape.
+fn split_header(header: &str) -> Option<(&str, &str)> {
+    match header.split_whitespace().collect::<Vec<_>>()[..] {
+        ["sapper-eval", version, variant] => Some((version, variant)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

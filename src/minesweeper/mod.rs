@@ -12,10 +12,12 @@ pub mod inference;
 pub mod public;
 
 use crate::bitboard::BitBoard;
-use crate::geometry::Board8x10;
+use crate::eval::params::idx;
+use crate::eval::{Accumulator, SideInfo};
+use crate::geometry::{Board8x10, Geometry};
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{FenError, Position};
+use crate::position::{Bb, FenError, Position};
 use crate::types::{Color, Piece, Role, Square};
 use crate::variant::{Variant, VariantKind};
 use crate::zobrist;
@@ -301,12 +303,15 @@ pub struct Minesweeper;
 impl Variant for Minesweeper {
     type G = Board8x10;
     type State = MineState;
+    type Belief = Belief;
     const NAME: &'static str = "minesweeper";
     const KIND: VariantKind = VariantKind::Minesweeper;
     const EN_PASSANT: bool = false;
     const UNDERPROMOTION: bool = false;
     const FIFTY_MOVE_RULE: bool = false;
     const MINES: bool = true;
+    const PGN_VARIANT: Option<&'static str> = Some("Minesweeper");
+    const EVASIONS_NEED_EXTRA_TEST: bool = true;
     const EXTRA_FEN_FIELDS: usize = 2;
     const FEN_FIELDS_TEXT: &'static str = "8";
 
@@ -400,11 +405,11 @@ impl Variant for Minesweeper {
         !pos.attacks_for_king_safety(king, !us, vanished) || !may_hold_mine(pos, m.to())
     }
 
-    fn new_belief(root: &Position<Self>) -> Option<Belief> {
+    fn new_belief(root: &Position<Self>) -> Option<Self::Belief> {
         (!root.state.full).then(|| Belief::new(&root.state))
     }
 
-    fn mine_probability(pos: &Position<Self>, m: Move, belief: Option<&mut Belief>) -> f32 {
+    fn mine_probability(pos: &Position<Self>, m: Move, belief: Option<&mut Self::Belief>) -> f32 {
         if matches!(m.kind(), MoveKind::Sapper | MoveKind::Castle) {
             return 0.0;
         }
@@ -555,10 +560,46 @@ impl Variant for Minesweeper {
         pos.toggle_key(old.key_delta(&st));
     }
 
+    #[inline(always)]
+    fn eval_terms<A: Accumulator>(pos: &Position<Self>, _info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
+        mine_terms(pos, acc);
+    }
+
     /// RULES.md minesweeper 14 (resolved): bare kings or a single minor piece.
     fn is_drawn_material(pos: &Position<Self>) -> bool {
-        let majors_and_pawns = pos.role(Role::Pawn) | pos.role(Role::Rook) | pos.role(Role::Queen);
-        majors_and_pawns.is_empty() && (pos.role(Role::Knight) | pos.role(Role::Bishop)).count() <= 1
+        crate::variant::lone_minor_at_most(pos)
+    }
+}
+
+/// Minesweeper: pieces (knights to queens) that must still cross the fog, times the
+/// public mine density in percent.
+#[inline]
+fn mine_terms<A: Accumulator>(pos: &Position<Minesweeper>, acc: &mut A) {
+    let percent = (Minesweeper::mine_density(pos) * 100.0).round() as i32;
+    if percent == 0 {
+        return;
+    }
+    for color in Color::ALL {
+        let s = color.sign();
+        // Behind the fog: ranks 1-3 for White, the last three for Black.
+        let behind = match color {
+            Color::White => {
+                Bb::<Minesweeper>::rank(0) | Bb::<Minesweeper>::rank(1) | Bb::<Minesweeper>::rank(2)
+            }
+            Color::Black => {
+                let top = Board8x10::RANKS - 1;
+                Bb::<Minesweeper>::rank(top)
+                    | Bb::<Minesweeper>::rank(top - 1)
+                    | Bb::<Minesweeper>::rank(top - 2)
+            }
+        };
+        for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .into_iter()
+            .enumerate()
+        {
+            let n = (pos.pieces(color, role) & behind).count() as i32;
+            acc.add(idx::MINE_RISK + k, s * n * percent);
+        }
     }
 }
 

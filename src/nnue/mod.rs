@@ -35,6 +35,7 @@ pub fn variant_code(v: VariantKind) -> u8 {
         VariantKind::Atomic => 1,
         VariantKind::KingOfTheHill => 2,
         VariantKind::Minesweeper => 3,
+        VariantKind::ThreeCheck => 4,
     }
 }
 
@@ -45,6 +46,7 @@ pub fn variant_from_code(code: u8) -> Option<VariantKind> {
         1 => VariantKind::Atomic,
         2 => VariantKind::KingOfTheHill,
         3 => VariantKind::Minesweeper,
+        4 => VariantKind::ThreeCheck,
         _ => return None,
     })
 }

@@ -117,18 +117,23 @@ impl<V: Variant> Position<V> {
     /// A [`FenError`] naming the first problem found. Repairs that a GUI would also
     /// make (dropping impossible castling rights) are returned as warnings instead.
     pub fn from_fen(fen: &str) -> Result<(Self, Vec<FenWarning>), FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let all: Vec<&str> = fen.split_whitespace().collect();
         let (min, max, expected) = if V::EXTRA_FEN_FIELDS == 0 {
-            (4, 6, "4 to 6")
+            (4, 6 + V::OPTIONAL_FEN_FIELDS, "4 to 6")
         } else {
             let n = 6 + V::EXTRA_FEN_FIELDS;
             (n, n, V::FEN_FIELDS_TEXT)
         };
-        if fields.len() < min || fields.len() > max {
-            return Err(FenError::FieldCount {
-                found: fields.len(),
-                expected,
-            });
+        let count_error = FenError::FieldCount {
+            found: all.len(),
+            expected,
+        };
+        if all.len() < min || all.len() > max {
+            return Err(count_error);
+        }
+        let (fields, own) = V::split_fen(&all)?;
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(count_error);
         }
         let mut warnings = Vec::new();
         let mut pos = Self::empty();
@@ -179,7 +184,7 @@ impl<V: Variant> Position<V> {
                 return Err(FenError::OpponentInCheck);
             }
         }
-        V::parse_state(&mut pos, fields.get(6..).unwrap_or(&[]))?;
+        V::parse_state(&mut pos, &own)?;
         pos.key = pos.compute_key();
         pos.update_check_info();
         Ok((pos, warnings))
@@ -330,6 +335,7 @@ impl<V: Variant> Position<V> {
             Some(sq) => fen.push_str(&format!(" {sq}")),
             None => fen.push_str(" -"),
         }
+        V::write_state_before_clocks(self, &mut fen);
         fen.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
         V::write_state(self, &mut fen);
         fen

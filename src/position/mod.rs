@@ -29,17 +29,28 @@ pub mod castling {
     pub const BLACK_KING: u8 = 4;
     /// Black may castle queen side (`q`).
     pub const BLACK_QUEEN: u8 = 8;
+
+    use crate::types::Color;
+
+    /// The right of `color` to castle on one side.
+    #[inline(always)]
+    pub const fn right(color: Color, king_side: bool) -> u8 {
+        match (color, king_side) {
+            (Color::White, true) => WHITE_KING,
+            (Color::White, false) => WHITE_QUEEN,
+            (Color::Black, true) => BLACK_KING,
+            (Color::Black, false) => BLACK_QUEEN,
+        }
+    }
+
+    /// Both rights of `color`.
+    #[inline(always)]
+    pub const fn both(color: Color) -> u8 {
+        right(color, true) | right(color, false)
+    }
 }
 
 const NO_PIECE: u8 = 12;
-
-/// The four hill squares d4, e4, d5, e5 (king of the hill).
-#[inline(always)]
-pub fn hill<G: Geometry>() -> G::BB {
-    [(3, 3), (4, 3), (3, 4), (4, 4)]
-        .into_iter()
-        .fold(G::BB::EMPTY, |bb, (f, r)| bb.with(Square::new(f, r)))
-}
 
 /// The back rank of `color` (rank 1 for White, the last rank for Black).
 #[inline(always)]
@@ -243,7 +254,7 @@ impl<V: Variant> Position<V> {
         for sq in (self.pieces(by, Role::Rook) | self.pieces(by, Role::Queen)).squares() {
             attacked |= V::G::rook_attacks(sq, occupied);
         }
-        if !V::EXPLOSIONS {
+        if V::KINGS_CAPTURE {
             if let Some(k) = self.king(by) {
                 attacked |= V::G::king_attacks(k);
             }
@@ -266,6 +277,17 @@ impl<V: Variant> Position<V> {
             | (G::<V>::rook_attacks(sq, occupied) & rooks)
     }
 
+    /// The square of the piece `m` captures: the en-passant victim, or the
+    /// destination when an enemy piece stands there; `None` for a non-capture.
+    #[inline(always)]
+    pub fn captured_square(&self, m: Move) -> Option<Square> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(m.en_passant_victim()),
+            _ if self.color(!self.side).has(m.to()) => Some(m.to()),
+            _ => None,
+        }
+    }
+
     /// Whether the kings stand on adjacent squares (atomic's connected kings).
     #[inline(always)]
     pub fn kings_touch(&self) -> bool {
@@ -281,10 +303,10 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub(crate) fn attacks_for_king_safety(&self, sq: Square, by: Color, occupied: Bb<V>) -> bool {
         let mut attackers = self.attackers_to(sq, occupied) & self.color(by) & occupied;
-        if V::EXPLOSIONS {
-            if (V::G::king_attacks(sq) & self.kings_of(by)).any() {
-                return false;
-            }
+        if V::KINGS_MAY_TOUCH && (V::G::king_attacks(sq) & self.kings_of(by)).any() {
+            return false;
+        }
+        if !V::KINGS_CAPTURE {
             attackers &= !self.role(Role::King);
         }
         attackers.any()
@@ -395,15 +417,15 @@ impl<V: Variant> Position<V> {
     /// The castling rights that touching `sq` (moving from, capturing on or exploding
     /// it) takes away.
     #[inline(always)]
-    fn rights_lost_at(sq: Square) -> u8 {
+    pub(crate) fn rights_lost_at(sq: Square) -> u8 {
         let top = back_rank::<V::G>(Color::Black);
         match (sq.file(), sq.rank()) {
-            (4, 0) => castling::WHITE_KING | castling::WHITE_QUEEN,
-            (0, 0) => castling::WHITE_QUEEN,
-            (7, 0) => castling::WHITE_KING,
-            (4, r) if r == top => castling::BLACK_KING | castling::BLACK_QUEEN,
-            (0, r) if r == top => castling::BLACK_QUEEN,
-            (7, r) if r == top => castling::BLACK_KING,
+            (4, 0) => castling::both(Color::White),
+            (0, 0) => castling::right(Color::White, false),
+            (7, 0) => castling::right(Color::White, true),
+            (4, r) if r == top => castling::both(Color::Black),
+            (0, r) if r == top => castling::right(Color::Black, false),
+            (7, r) if r == top => castling::right(Color::Black, true),
             _ => 0,
         }
     }
@@ -420,10 +442,10 @@ impl<V: Variant> Position<V> {
             return;
         };
         let occupied = self.occupied();
-        self.checkers = if !V::EXPLOSIONS {
-            self.attackers_to(king, occupied) & self.color(them)
-        } else if (V::G::king_attacks(king) & self.kings_of(them)).any() {
+        self.checkers = if V::KINGS_MAY_TOUCH && (V::G::king_attacks(king) & self.kings_of(them)).any() {
             Bb::<V>::EMPTY
+        } else if V::KINGS_CAPTURE {
+            self.attackers_to(king, occupied) & self.color(them)
         } else {
             self.attackers_to(king, occupied) & self.color(them) & !self.role(Role::King)
         };
@@ -501,14 +523,11 @@ impl<V: Variant> Position<V> {
                 self.move_piece(Piece::new(us, Role::Rook), rook_from, rook_to);
             }
             MoveKind::EnPassant => {
-                let captured_sq = Square::new(to.file(), from.rank());
-                self.remove_piece(captured_sq);
+                self.remove_piece(m.en_passant_victim());
                 self.halfmove = 0;
-                if V::EXPLOSIONS {
-                    self.remove_piece(from);
-                    rights = self.explode(to, rights);
-                } else {
-                    self.move_piece(piece, from, to);
+                match V::capture(self, m, rights) {
+                    Some(left) => rights = left,
+                    None => self.move_piece(piece, from, to),
                 }
             }
             MoveKind::Sapper => {
@@ -516,13 +535,15 @@ impl<V: Variant> Position<V> {
             }
             _ => {
                 let captured = self.remove_piece(to);
+                let mut done = false;
                 if captured.is_some() {
                     self.halfmove = 0;
+                    if let Some(left) = V::capture(self, m, rights) {
+                        rights = left;
+                        done = true;
+                    }
                 }
-                if V::EXPLOSIONS && captured.is_some() {
-                    self.remove_piece(from);
-                    rights = self.explode(to, rights);
-                } else {
+                if !done {
                     self.move_piece(piece, from, to);
                     if let Some(promoted) = m.promotion_role() {
                         self.remove_piece(to);
@@ -539,24 +560,11 @@ impl<V: Variant> Position<V> {
             }
         }
         self.set_castling(rights);
-        if V::MINES {
-            V::after_move(self, m, piece, mine);
-        }
+        V::after_move(self, m, piece, mine);
         self.side = them;
         self.key ^= zobrist::SIDE;
         self.update_check_info();
-    }
-
-    /// Atomic explosion at `centre`: removes every non-pawn piece on the adjacent
-    /// squares (the capturer and captured piece are removed by the caller). Returns
-    /// `rights` less any right whose king or rook was blown up.
-    fn explode(&mut self, centre: Square, mut rights: u8) -> u8 {
-        let blast = V::G::king_attacks(centre) & self.occupied() & !self.role(Role::Pawn);
-        for sq in blast.squares() {
-            self.remove_piece(sq);
-            rights &= !Self::rights_lost_at(sq);
-        }
-        rights
+        V::after_turn(self);
     }
 
     /// Passes the move to the opponent (null-move pruning). Must not be called in check.

@@ -17,7 +17,6 @@ pub mod tt;
 use crate::eval::params::EvalParams;
 use crate::eval::{endgame, evaluate_linear};
 use crate::host::Instant;
-use crate::minesweeper::belief::Belief;
 use crate::movegen::GenType;
 use crate::moves::Move;
 use crate::nnue::AccumulatorStack;
@@ -223,7 +222,7 @@ pub struct Searcher<V: Variant> {
     analysis: bool,
     /// Nodes already added to the shared count.
     flushed: u64,
-    belief: Option<Belief>,
+    belief: Option<V::Belief>,
     /// Best-move changes at the root, decayed by half each iteration.
     best_changes: f64,
     /// The score of the previous search (the previous move of the game), for

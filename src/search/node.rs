@@ -19,10 +19,9 @@ use super::see::see_ge;
 use super::tt::Bound;
 use super::{Ctx, Searcher, NO_EVAL, STACK_OFFSET};
 use crate::bitboard::BitBoard;
-use crate::geometry::Geometry;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind};
-use crate::position::{hill, Position};
+use crate::position::Position;
 use crate::types::Role;
 use crate::variant::{Outcome, Variant};
 use smallvec::SmallVec;
@@ -43,7 +42,7 @@ const PROBCUT: bool = true;
 const PROBCUT_REDUCTION: i32 = 4;
 
 /// Captured-piece values for delta pruning (centipawns, pawn..king).
-const DELTA_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+const DELTA_VALUE: [i32; 6] = crate::values::EXCHANGE;
 
 /// Whether a move with mine probability `p` has two possible outcomes.
 #[inline(always)]
@@ -55,11 +54,7 @@ pub(super) fn is_chance(p: f32) -> bool {
 #[inline(always)]
 pub(super) fn play_certain<V: Variant>(pos: &Position<V>, m: Move, p: f32) -> Position<V> {
     let mut child = *pos;
-    if V::MINES {
-        child.play_outcome(m, p >= 1.0);
-    } else {
-        child.play(m);
-    }
+    child.play_outcome(m, p >= 1.0);
     child
 }
 
@@ -95,52 +90,11 @@ fn has_non_pawn_material<V: Variant>(pos: &Position<V>) -> bool {
     (us & !pos.role(Role::Pawn) & !pos.role(Role::King)).any()
 }
 
-/// Moves the variant's search must never prune or reduce: in atomic, a move after
-/// which the moved piece attacks an enemy piece next to the enemy king (a capture
-/// there would explode the king); in king of the hill, a king step toward a free
-/// hill square when the king is within two steps of it.
-fn is_variant_critical<V: Variant>(pos: &Position<V>, m: Move) -> bool {
-    let us = pos.side_to_move();
-    if V::EXPLOSIONS {
-        let (Some(their_king), Some(role)) = (pos.king(!us), pos.role_at(m.from())) else {
-            return false;
-        };
-        if role == Role::King {
-            return false;
-        }
-        let role = m.promotion_role().unwrap_or(role);
-        let after = pos.occupied().without(m.from()).with(m.to());
-        let reach = match role {
-            Role::Pawn => V::G::pawn_attacks(us, m.to()),
-            Role::Knight => V::G::knight_attacks(m.to()),
-            Role::Bishop => V::G::bishop_attacks(m.to(), after),
-            Role::Rook => V::G::rook_attacks(m.to(), after),
-            _ => V::G::queen_attacks(m.to(), after),
-        };
-        let our_king_zone = pos
-            .king(us)
-            .map_or(crate::position::Bb::<V>::EMPTY, V::G::king_attacks);
-        let targets = V::G::king_attacks(their_king) & pos.color(!us) & !our_king_zone;
-        return (reach & targets).any();
-    }
-    if V::HILL && pos.role_at(m.from()) == Some(Role::King) {
-        let free = hill::<V::G>() & !pos.color(us);
-        let distance = |sq: crate::types::Square| free.squares().map(|h| sq.distance(h)).min().unwrap_or(8);
-        let now = distance(m.from());
-        return now <= 2 && distance(m.to()) < now;
-    }
-    false
-}
-
 impl<V: Variant> Searcher<V> {
     /// Minesweeper: the probability that `m` ends on a mine, from the search's belief.
     #[inline(always)]
     pub(super) fn mine_probability(&mut self, pos: &Position<V>, m: Move) -> f32 {
-        if V::MINES {
-            V::mine_probability(pos, m, self.belief.as_mut())
-        } else {
-            0.0
-        }
+        V::mine_probability(pos, m, self.belief.as_mut())
     }
 
     /// The moves before this node, for continuation history.
@@ -317,7 +271,7 @@ impl<V: Variant> Searcher<V> {
             }
             legal += 1;
             let noisy = is_noisy(pos, m);
-            let critical = is_variant_critical(pos, m);
+            let critical = V::is_critical(pos, m);
             let pt = piece_to(pos, m);
             let quiet_score = if noisy {
                 0
@@ -571,7 +525,7 @@ impl<V: Variant> Searcher<V> {
         if ply >= MAX_PLY {
             return self.static_eval(pos, ply, ctx.params);
         }
-        if V::HILL && self.can_reach_hill(pos) {
+        if V::wins_next_move(pos) {
             return mate_in(ply + 1);
         }
         let key = pos.key();
@@ -612,7 +566,7 @@ impl<V: Variant> Searcher<V> {
                 continue;
             }
             legal += 1;
-            if SEE_PRUNING && !in_check && !see_ge(pos, m, 0) && !is_variant_critical(pos, m) {
+            if SEE_PRUNING && !in_check && !see_ge(pos, m, 0) && !V::is_critical(pos, m) {
                 continue;
             }
             let p = self.mine_probability(pos, m);
@@ -631,7 +585,7 @@ impl<V: Variant> Searcher<V> {
                 // bring this capture up to alpha. Not in atomic, where a capture's
                 // worth is its whole explosion.
                 if DELTA_PRUNING
-                    && !V::EXPLOSIONS
+                    && V::CAPTURE_WINS_ONLY_THE_VICTIM
                     && !in_check
                     && m.kind() != MoveKind::PromoteQueen
                     && !child.in_check()
@@ -836,16 +790,5 @@ impl<V: Variant> Searcher<V> {
         }
         let v_likely = raw_likely.clamp(-WIN_CLAMP, WIN_CLAMP) as f64;
         (q * v_probe + (1.0 - q) * v_likely).round() as i32
-    }
-
-    /// King of the hill: whether the side to move's king can step onto the hill now.
-    fn can_reach_hill(&self, pos: &Position<V>) -> bool {
-        let Some(king) = pos.king(pos.side_to_move()) else {
-            return false;
-        };
-        let targets = V::G::king_attacks(king) & hill::<V::G>() & !pos.color(pos.side_to_move());
-        targets
-            .squares()
-            .any(|sq| pos.is_legal(Move::new(king, sq, MoveKind::Normal)))
     }
 }

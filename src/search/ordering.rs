@@ -9,17 +9,14 @@
 //! scored once and picked by selection, so an early cut-off costs no full sort.
 
 use crate::bitboard::BitBoard;
-use crate::geometry::Geometry;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveKind, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::search::see::see_ge;
-use crate::types::{Color, Role, Square};
+use crate::types::Color;
+use crate::values::ORDERING;
 use crate::variant::Variant;
 use arrayvec::ArrayVec;
-
-/// Piece values for ordering only (centipawns, pawn..king).
-const ORDER_VALUE: [i32; 6] = [100, 300, 320, 500, 900, 0];
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_NOISY: i32 = 1 << 28;
@@ -70,11 +67,10 @@ const CAPTURE_SLOTS: usize = 7;
 /// The capture-history index of noisy `m` in `pos` (before it is played).
 #[inline(always)]
 pub fn capture_index<V: Variant>(pos: &Position<V>, m: Move) -> usize {
-    let victim = if m.kind() == MoveKind::EnPassant {
-        Role::Pawn.index()
-    } else {
-        pos.role_at(m.to()).map_or(CAPTURE_SLOTS - 1, |r| r.index())
-    };
+    let victim = pos
+        .captured_square(m)
+        .and_then(|sq| pos.role_at(sq))
+        .map_or(CAPTURE_SLOTS - 1, |r| r.index());
     piece_to(pos, m) * CAPTURE_SLOTS + victim
 }
 
@@ -183,38 +179,18 @@ fn history_bonus(depth: i32) -> i32 {
 /// The expected material gain of the noisy move `m` (centipawns, for ordering).
 #[inline]
 pub fn noisy_gain<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
-    let us = pos.side_to_move();
     let promo = m
         .promotion_role()
-        .map_or(0, |r| ORDER_VALUE[r.index()] - ORDER_VALUE[0]);
-    let victim_sq = match m.kind() {
-        MoveKind::EnPassant => Some(Square::new(m.to().file(), m.from().rank())),
-        _ if pos.color(!us).has(m.to()) => Some(m.to()),
-        _ => None,
-    };
-    let Some(victim_sq) = victim_sq else {
+        .map_or(0, |r| ORDERING[r.index()] - ORDERING[0]);
+    let Some(victim_sq) = pos.captured_square(m) else {
         return promo;
     };
-    if V::EXPLOSIONS {
-        let occupied = pos.occupied();
-        let blast = (V::G::king_attacks(m.to()) & occupied & !pos.role(Role::Pawn))
-            .with(m.from())
-            .with(victim_sq);
-        if (blast & pos.pieces(!us, Role::King)).any() {
-            return 100_000;
-        }
-        return side_value(pos, blast, !us) - side_value(pos, blast, us);
+    if let Some(gain) = V::capture_order_gain(pos, m, victim_sq) {
+        return gain;
     }
-    let victim = pos.role_at(victim_sq).map_or(0, |r| ORDER_VALUE[r.index()]);
+    let victim = pos.role_at(victim_sq).map_or(0, |r| ORDERING[r.index()]);
     let attacker = pos.role_at(m.from()).map_or(0, |r| r.index() as i32);
     victim * 8 - attacker + promo
-}
-
-fn side_value<V: Variant>(pos: &Position<V>, set: crate::position::Bb<V>, color: Color) -> i32 {
-    Role::ALL[..5]
-        .iter()
-        .map(|&r| ORDER_VALUE[r.index()] * (set & pos.pieces(color, r)).count() as i32)
-        .sum()
 }
 
 /// What the picker needs to know about the node besides the position.

@@ -12,85 +12,27 @@
 use crate::bitboard::BitBoard;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
-use crate::position::{Bb, Position};
-use crate::types::{Color, Role, Square};
+use crate::position::Position;
+use crate::types::Role;
+use crate::values::EXCHANGE;
 use crate::variant::Variant;
 
-/// Piece values for SEE, centipawns (pawn..king).
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
-
-/// Value of exploding the enemy king (atomic): more than any material.
-const KING_BLAST: i32 = 20_000;
+/// Piece values for SEE, centipawns (pawn..king): [`crate::values::EXCHANGE`].
+pub const SEE_VALUE: [i32; 6] = EXCHANGE;
 
 /// Whether the exchange started by `m` gains at least `threshold` centipawns.
 pub fn see_ge<V: Variant>(pos: &Position<V>, m: Move, threshold: i32) -> bool {
     if matches!(m.kind(), MoveKind::Castle | MoveKind::Sapper) {
         return 0 >= threshold;
     }
-    if V::EXPLOSIONS {
-        return atomic_see(pos, m) >= threshold;
+    if let Some(value) = V::exchange_value(pos, m) {
+        return value >= threshold;
     }
     swap_ge(pos, m, threshold)
 }
 
-/// The blast balance of `m` in atomic, from the mover's point of view.
-fn atomic_see<V: Variant>(pos: &Position<V>, m: Move) -> i32 {
-    let us = pos.side_to_move();
-    let to = m.to();
-    let occupied = pos.occupied();
-    let victim = match m.kind() {
-        MoveKind::EnPassant => Some(Square::new(to.file(), m.from().rank())),
-        _ if pos.color(!us).has(to) => Some(to),
-        _ => None,
-    };
-    match victim {
-        Some(victim) => {
-            let blast = (V::G::king_attacks(to) & occupied & !pos.role(Role::Pawn))
-                .with(m.from())
-                .with(victim);
-            blast_balance(pos, blast, us)
-        }
-        None => {
-            // A quiet move: the enemy may capture the piece where it lands. Its best
-            // blast there, with the piece moved, is what the move risks.
-            let after = occupied.without(m.from()).with(to);
-            let attackers = pos.attackers_to(to, after) & pos.color(!us) & !pos.role(Role::King) & after;
-            if attackers.is_empty() {
-                return promotion_gain(m);
-            }
-            let mover = pos.role_at(m.from()).map_or(0, |r| SEE_VALUE[r.index()]);
-            let mut worst = 0;
-            for attacker in attackers.squares() {
-                let blast = (V::G::king_attacks(to) & after & !pos.role(Role::Pawn))
-                    .with(attacker)
-                    .without(m.from());
-                // Our moved piece is destroyed as the victim; other pieces by the blast.
-                let theirs = -blast_balance(pos, blast, us) + mover;
-                worst = worst.max(theirs);
-            }
-            promotion_gain(m) - worst
-        }
-    }
-}
-
-/// Enemy value minus own value among the pieces in `blast` (from `us`'s view).
-fn blast_balance<V: Variant>(pos: &Position<V>, blast: Bb<V>, us: Color) -> i32 {
-    if (blast & pos.pieces(!us, Role::King)).any() {
-        return KING_BLAST;
-    }
-    if (blast & pos.pieces(us, Role::King)).any() {
-        return -KING_BLAST;
-    }
-    let value = |color: Color| -> i32 {
-        Role::ALL[..5]
-            .iter()
-            .map(|&r| SEE_VALUE[r.index()] * (blast & pos.pieces(color, r)).count() as i32)
-            .sum()
-    };
-    value(!us) - value(us)
-}
-
-fn promotion_gain(m: Move) -> i32 {
+/// What promoting gains, in [`SEE_VALUE`] units.
+pub(crate) fn promotion_gain(m: Move) -> i32 {
     m.promotion_role()
         .map_or(0, |r| SEE_VALUE[r.index()] - SEE_VALUE[Role::Pawn.index()])
 }
@@ -117,7 +59,7 @@ fn swap_ge<V: Variant>(pos: &Position<V>, m: Move, threshold: i32) -> bool {
     }
     let mut occupied = pos.occupied().without(from).without(to);
     if m.kind() == MoveKind::EnPassant {
-        occupied = occupied.without(Square::new(to.file(), from.rank()));
+        occupied = occupied.without(m.en_passant_victim());
     }
     let bishops = pos.role(Role::Bishop) | pos.role(Role::Queen);
     let rooks = pos.role(Role::Rook) | pos.role(Role::Queen);
