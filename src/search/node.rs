@@ -38,8 +38,13 @@ const DELTA_PRUNING: bool = true;
 const HISTORY_PRUNING: bool = true;
 const PROBCUT: bool = true;
 
-/// ProbCut: plies by which the capture's verifying search is shallower.
-const PROBCUT_REDUCTION: i32 = 4;
+/// The depth a ProbCut result at `depth` is stored with (one ply more than its
+/// verifying search, as Stockfish does); a stored bound at least this deep that stays
+/// below the ProbCut beta makes the attempt pointless.
+#[inline(always)]
+fn probcut_stored_depth(depth: i32) -> i32 {
+    depth - sp::probcut_reduction() + 1
+}
 
 /// Captured-piece values for delta pruning (centipawns, pawn..king).
 const DELTA_VALUE: [i32; 6] = crate::values::EXCHANGE;
@@ -221,8 +226,7 @@ impl<V: Variant> Searcher<V> {
         if PROBCUT && !PV && !in_check && !is_mate(beta) && excluded.is_none() && depth >= sp::probcut_depth()
         {
             let probcut_beta = beta + sp::probcut_margin() - sp::probcut_improving() * i32::from(improving);
-            let table_says_less =
-                matches!((tt_hit, tt_score), (Some(h), Some(s)) if h.depth >= depth - 3 && s < probcut_beta);
+            let table_says_less = matches!((tt_hit, tt_score), (Some(h), Some(s)) if h.depth >= probcut_stored_depth(depth) && s < probcut_beta);
             if !table_says_less {
                 if let Some(s) = self.probcut(
                     pos,
@@ -632,7 +636,7 @@ impl<V: Variant> Searcher<V> {
 
     /// ProbCut's search at a non-PV node (see `negamax`): the captures whose SEE could
     /// reach `probcut_beta` from `eval`, each tried by quiescence and, if that holds,
-    /// by a search `PROBCUT_REDUCTION` plies shallower in the zero window at
+    /// by a search `probcut_reduction` plies shallower in the zero window at
     /// `probcut_beta`. Returns the score of the first that holds (stored in the table
     /// as a lower bound), or `None`.
     #[allow(clippy::too_many_arguments)]
@@ -655,7 +659,7 @@ impl<V: Variant> Searcher<V> {
             ..OrderContext::default()
         };
         let mut picker = MovePicker::new(pos, GenType::Noisy, &order, &self.histories);
-        let probe_depth = depth - PROBCUT_REDUCTION;
+        let probe_depth = depth - sp::probcut_reduction();
         while let Some(m) = picker.next_move() {
             if !pos.is_legal(m) || !see_ge(pos, m, probcut_beta - eval) {
                 continue;
@@ -684,9 +688,14 @@ impl<V: Variant> Searcher<V> {
                 return Some(0);
             }
             if s >= probcut_beta {
-                ctx.shared
-                    .tt
-                    .store(key, m, to_tt(s, ply), raw_eval, probe_depth + 1, Bound::Lower);
+                ctx.shared.tt.store(
+                    key,
+                    m,
+                    to_tt(s, ply),
+                    raw_eval,
+                    probcut_stored_depth(depth),
+                    Bound::Lower,
+                );
                 return Some(s);
             }
         }

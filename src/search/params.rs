@@ -164,6 +164,8 @@ search_params! {
     probcut_depth = 5, 3..=8;
     /// ProbCut: margin above beta (centipawns).
     probcut_margin = 200, 80..=400;
+    /// ProbCut: plies by which the capture's verifying search is shallower.
+    probcut_reduction = 4, 3..=5;
     /// ProbCut: margin taken off when the evaluation is improving (centipawns).
     probcut_improving = 50, 0..=150;
     /// Quiescence delta pruning: margin above the captured piece (centipawns).
