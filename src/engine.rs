@@ -2,7 +2,7 @@
 //! transposition table, and the search thread. UCI, the command line and tests drive
 //! it; it never reads or writes a stream itself.
 
-use crate::eval::{default_nnue, default_nnue_name, default_params, params::EvalParams};
+use crate::eval::{default_nnue, default_nnue_name, default_params, default_params_name, params::EvalParams};
 use crate::game::{AnyGame, PositionError};
 use crate::moves::Move;
 use crate::nnue::Network;
@@ -260,6 +260,18 @@ impl Engine {
             .find(|(v, _)| *v == self.variant)
             .map(|(_, n)| Arc::clone(n))
             .or_else(|| default_nnue(self.variant))
+    }
+
+    /// The name of the parameters [`Engine::params`] starts from: the embedded
+    /// file's name, or `<variant>-<hash>.eval (EvalFile)` for a loaded one.
+    pub fn params_name(&self) -> String {
+        self.params_override
+            .iter()
+            .find(|(v, _)| *v == self.variant)
+            .map_or_else(
+                || default_params_name(self.variant).to_string(),
+                |(v, p)| format!("{}-{}.eval (EvalFile)", v.name(), p.hash),
+            )
     }
 
     /// The name of the network [`Engine::network`] returns: the loaded file's path

@@ -7,7 +7,7 @@
 
 use crate::bench;
 use crate::engine::{Engine, MineKnowledge, SearchListener};
-use crate::eval::{default_params_name, trace};
+use crate::eval::trace;
 use crate::game::AnyGame;
 use crate::moves::Move;
 use crate::perft::divide_until;
@@ -646,7 +646,7 @@ impl Uci {
         let t = with_game!(game, g, _V => trace(&g.position, &params));
         self.say(&format!(
             "Parameters: {} (hash {})",
-            default_params_name(self.engine.variant()),
+            self.engine.params_name(),
             params.hash
         ));
         for line in t.table() {

@@ -653,6 +653,29 @@ fn eval_file_errors_name_the_current_format() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `eval` names the parameters it used: the embedded file, or the one `EvalFile`
+/// loaded (by variant and content hash), and the embedded one again after
+/// `<embedded>`.
+#[test]
+fn eval_names_the_loaded_parameter_file() {
+    let dir = std::env::temp_dir().join(format!("sapper-evalname-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = sapper::eval::params::EvalParams::zero(VariantKind::Chess).to_text();
+    let path = dir.join("custom.eval");
+    std::fs::write(&path, &text).unwrap();
+    let mut s = Session::new();
+    let parameters = |out: Vec<String>| out.into_iter().find(|l| l.starts_with("Parameters: ")).unwrap();
+    let embedded = parameters(s.cmd("eval"));
+    assert!(!embedded.contains("EvalFile"), "{embedded}");
+    let loaded = s.cmd(&format!("setoption name EvalFile value {}", path.display()));
+    let hash = loaded[0].rsplit("hash ").next().unwrap().trim_end_matches(')').to_string();
+    let named = parameters(s.cmd("eval"));
+    assert_eq!(named, format!("Parameters: chess-{hash}.eval (EvalFile) (hash {hash})"));
+    s.cmd("setoption name EvalFile value <embedded>");
+    assert_eq!(parameters(s.cmd("eval")), embedded);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---- the peers' command orders --------------------------------------------------------
 
 /// Cute Chess: `uci`, the variant, `isready`, `ucinewgame`, then per move
