@@ -32,6 +32,8 @@ mod library {
         impl VariantKind {
             /// Three-check, which `params::OPTIONAL_BLOCKS` names.
             pub const ThreeCheck: VariantKind = VariantKind("3check");
+            /// Atomic, which `params::OPTIONAL_BLOCKS` names.
+            pub const Atomic: VariantKind = VariantKind("atomic");
 
             /// The `UCI_Variant` name.
             pub const fn name(self) -> &'static str {

@@ -135,12 +135,24 @@ schema! {
     // Three-check: per side, by the checks it has left: [three, two, one]. A bonus
     // that grows as a side nears its third check (optional in other variants' files).
     THREE_CHECK "three_check" 3 false;
+    // Atomic: how hard the attacked king is to defend, per side against the other
+    // king. [0..3]: two threats or more, three or more, of capturing a piece next to
+    // that king (so the blast takes it), [0..1] with the attacker to move, [2..3] with
+    // the defender to move (one threat can be parried, several rarely: the term grows
+    // faster than the count, which ATOMIC_KING_BLAST weighs linearly). [4..11]: king
+    // danger in buckets of min(2 * attacked zone squares / (safe king squares + 1), 7),
+    // after Fairy-Stockfish's atomic explosion-threat term (evaluate.cpp, 2023), whose
+    // bonus is quadratic in the same ratio (optional in other variants' files).
+    ATOMIC_THREATS "atomic_threats" 12 false;
 }
 
 /// Blocks a parameter file may leave out, read as zeros, with the variant whose
 /// files must give them: blocks of one variant added after the other variants'
 /// files were written, so that those stay valid and keep their content hashes.
-pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[("three_check", VariantKind::ThreeCheck)];
+pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[
+    ("three_check", VariantKind::ThreeCheck),
+    ("atomic_threats", VariantKind::Atomic),
+];
 
 /// The block that holds weight `index`.
 pub fn block_of(index: usize) -> &'static Block {

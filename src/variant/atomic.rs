@@ -280,10 +280,21 @@ fn atomic_terms<A: Accumulator>(pos: &Position<Atomic>, info: &[SideInfo<Bb<Atom
         let allowed = info[c].non_king & !ring;
         let their_ring = info[1 - c].king_ring();
         let targets = pos.color(!color) & !kings & allowed;
-        acc.add(
-            idx::ATOMIC_KING_BLAST + other,
-            s * (targets & their_ring).count() as i32,
-        );
+        let threats = (targets & their_ring).count() as usize;
+        acc.add(idx::ATOMIC_KING_BLAST + other, s * threats as i32);
+        for (k, n) in [2, 3].into_iter().enumerate() {
+            if threats >= n {
+                acc.add(idx::ATOMIC_THREATS + 2 * other + k, s);
+            }
+        }
+        // The defender's king zone under attack against its safe squares (empty or
+        // the king's own, not attacked: an atomic king never captures): a king with nowhere to go is mated or blown
+        // up by a threat the defender could otherwise step away from.
+        let zone = info[1 - c].king_zone;
+        let attacked = (zone & info[c].all).count() as usize;
+        let safe = (zone & !info[c].all & !(pos.occupied() & !kings)).count() as usize;
+        let danger = (2 * attacked / (safe + 1)).min(7);
+        acc.add(idx::ATOMIC_THREATS + 4 + danger, s);
 
         let mut best = 0;
         for t in (targets & !their_ring).squares() {
