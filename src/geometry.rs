@@ -19,6 +19,11 @@ pub trait Geometry: 'static + Copy + Default + Debug + Send + Sync {
     const RANKS: u8;
     /// Number of squares, `8 * RANKS`.
     const SQUARES: usize;
+    /// A byte per square (`[u8; SQUARES]`): the position's mailbox, sized by the
+    /// board so that 8x8 positions do not carry 8x10's 80 bytes.
+    type Mailbox: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]>;
+    /// A mailbox with every square set to `byte`.
+    fn mailbox_filled(byte: u8) -> Self::Mailbox;
 
     /// Squares a pawn of `color` on `sq` attacks.
     fn pawn_attacks(color: Color, sq: Square) -> Self::BB;
@@ -224,6 +229,12 @@ impl Geometry for Board8x8 {
     type BB = Bb64;
     const RANKS: u8 = 8;
     const SQUARES: usize = 64;
+    type Mailbox = [u8; 64];
+
+    #[inline(always)]
+    fn mailbox_filled(byte: u8) -> [u8; 64] {
+        [byte; 64]
+    }
 
     #[inline(always)]
     fn pawn_attacks(color: Color, sq: Square) -> Bb64 {
@@ -282,6 +293,12 @@ impl Geometry for Board8x10 {
     type BB = Bb128;
     const RANKS: u8 = 10;
     const SQUARES: usize = 80;
+    type Mailbox = [u8; 80];
+
+    #[inline(always)]
+    fn mailbox_filled(byte: u8) -> [u8; 80] {
+        [byte; 80]
+    }
 
     #[inline(always)]
     fn pawn_attacks(color: Color, sq: Square) -> Bb128 {
@@ -323,6 +340,22 @@ mod tests {
         dirs.iter()
             .map(|&d| slide(sq.index(), RAY_DIRS[d], occupied, ranks))
             .fold(0, |a, b| a | b)
+    }
+
+    /// The mailbox has one byte per square of its own board: an 8x8 position does not
+    /// carry the 16 extra bytes of the 8x10 board.
+    #[test]
+    fn mailbox_is_sized_by_the_board() {
+        assert_eq!(
+            std::mem::size_of::<<Board8x8 as Geometry>::Mailbox>(),
+            Board8x8::SQUARES
+        );
+        assert_eq!(
+            std::mem::size_of::<<Board8x10 as Geometry>::Mailbox>(),
+            Board8x10::SQUARES
+        );
+        assert_eq!(Board8x8::mailbox_filled(3).as_ref().len(), 64);
+        assert!(Board8x10::mailbox_filled(3).as_ref().iter().all(|&b| b == 3));
     }
 
     #[test]

@@ -274,14 +274,19 @@ impl MineState {
 
     /// `self.key() ^ other.key()`, computed from the squares that differ only (a move
     /// changes a few squares; the full key costs 32 table lookups).
-    fn key_delta(&self, other: &MineState) -> u64 {
+    ///
+    /// `numbers_may_differ` false (no mine was removed between the two states, the
+    /// only change that rewrites numbers) skips comparing the 32 numbers.
+    fn key_delta(&self, other: &MineState, numbers_may_differ: bool) -> u64 {
         let mut changed = (self.fog ^ other.fog)
             | (self.swept ^ other.swept)
             | (self.discovered ^ other.discovered)
             | (self.unseen ^ other.unseen)
             | (self.cleared ^ other.cleared);
-        for (i, (a, b)) in self.numbers.iter().zip(&other.numbers).enumerate() {
-            changed |= u32::from(a != b) << i;
+        if numbers_may_differ {
+            for (i, (a, b)) in self.numbers.iter().zip(&other.numbers).enumerate() {
+                changed |= u32::from(a != b) << i;
+            }
         }
         let mut delta = 0;
         if self.counter != other.counter {
@@ -299,6 +304,24 @@ impl MineState {
 /// Minesweeper chess.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Minesweeper;
+
+impl Minesweeper {
+    /// Whether a move that is not a sapper action leaves the minefield as it is: a
+    /// castling (its corridor is outside the zone and its rings do not reach the fog),
+    /// or a move landing outside the zone whose ring lifts no fog, when rule 7 has
+    /// nothing (more) to lift. `after_move` then has nothing to do; most moves of a
+    /// search are such moves, and copying and comparing the whole state for them took
+    /// a tenth of the time on the 8x10 board.
+    #[inline(always)]
+    fn leaves_minefield_alone(st: &MineState, m: Move) -> bool {
+        if m.kind() == MoveKind::Castle {
+            return true;
+        }
+        let to = m.to();
+        let rule_7_pending = st.full && st.mines & !st.discovered == 0 && (st.fog | st.swept) != 0;
+        zone_index(to).is_none() && REVEAL_RING[to.index()] & st.fog == 0 && !rule_7_pending
+    }
+}
 
 impl Variant for Minesweeper {
     type G = Board8x10;
@@ -497,13 +520,19 @@ impl Variant for Minesweeper {
     }
 
     fn after_move(pos: &mut Position<Self>, m: Move, mover: Piece, mine: Option<bool>) {
+        if m.kind() != MoveKind::Sapper && Self::leaves_minefield_alone(&pos.state, m) {
+            return;
+        }
         let old = pos.state;
         let mut st = pos.state;
+        // Numbers change only where a mine is removed (`remove_mine`).
+        let mut removed = false;
         if m.kind() == MoveKind::Sapper {
             if let Some(i) = zone_index(sapped_square(m.from(), mover.color)) {
                 let bit = 1u32 << i;
                 if (st.full && st.mines & bit != 0) || st.discovered & bit != 0 {
                     st.remove_mine(i);
+                    removed = true;
                 }
                 if st.fog & bit != 0 {
                     st.swept |= bit;
@@ -547,6 +576,7 @@ impl Variant for Minesweeper {
                             pos.remove_piece(to);
                         }
                         st.remove_mine(i);
+                        removed = true;
                     } else if !st.full && mover.role == Role::King {
                         // A king removes any mine silently: the square is empty now.
                         st.cleared |= bit;
@@ -557,7 +587,7 @@ impl Variant for Minesweeper {
             }
         }
         pos.state = st;
-        pos.toggle_key(old.key_delta(&st));
+        pos.toggle_key(old.key_delta(&st, removed));
     }
 
     #[inline(always)]

@@ -19,6 +19,10 @@ use crate::zobrist;
 /// The bitboard type of variant `V`.
 pub type Bb<V> = <<V as Variant>::G as Geometry>::BB;
 
+/// The mailbox type of variant `V`: a byte per square of its board. (An alias, so
+/// that the derived traits of `Position` ask nothing more of `V` than before.)
+type Mailbox<V> = <<V as Variant>::G as Geometry>::Mailbox;
+
 /// Castling-right bits: White king side, White queen side, Black king side, Black queen side.
 pub mod castling {
     /// White may castle king side (`K`).
@@ -66,7 +70,7 @@ pub const fn back_rank<G: Geometry>(color: Color) -> u8 {
 pub struct Position<V: Variant> {
     by_role: [Bb<V>; 6],
     by_color: [Bb<V>; 2],
-    mailbox: [u8; 80],
+    mailbox: Mailbox<V>,
     side: Color,
     castling: u8,
     ep: Option<Square>,
@@ -91,7 +95,7 @@ impl<V: Variant> Position<V> {
         Position {
             by_role: [Bb::<V>::EMPTY; 6],
             by_color: [Bb::<V>::EMPTY; 2],
-            mailbox: [NO_PIECE; 80],
+            mailbox: V::G::mailbox_filled(NO_PIECE),
             side: Color::White,
             castling: 0,
             ep: None,
@@ -154,7 +158,7 @@ impl<V: Variant> Position<V> {
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.mailbox[sq.index()] as usize;
+        let code = self.mailbox.as_ref()[sq.index()] as usize;
         if code == NO_PIECE as usize {
             None
         } else {
@@ -356,7 +360,7 @@ impl<V: Variant> Position<V> {
         let bb = Bb::<V>::from_square(sq);
         self.by_role[piece.role.index()] |= bb;
         self.by_color[piece.color.index()] |= bb;
-        self.mailbox[sq.index()] = piece.index() as u8;
+        self.mailbox.as_mut()[sq.index()] = piece.index() as u8;
         self.key ^= zobrist::piece_square(piece.index(), sq.index());
     }
 
@@ -366,7 +370,7 @@ impl<V: Variant> Position<V> {
         let bb = Bb::<V>::from_square(sq);
         self.by_role[piece.role.index()] ^= bb;
         self.by_color[piece.color.index()] ^= bb;
-        self.mailbox[sq.index()] = NO_PIECE;
+        self.mailbox.as_mut()[sq.index()] = NO_PIECE;
         self.key ^= zobrist::piece_square(piece.index(), sq.index());
         Some(piece)
     }
@@ -376,8 +380,8 @@ impl<V: Variant> Position<V> {
         let bb = Bb::<V>::from_square(from) | Bb::<V>::from_square(to);
         self.by_role[piece.role.index()] ^= bb;
         self.by_color[piece.color.index()] ^= bb;
-        self.mailbox[from.index()] = NO_PIECE;
-        self.mailbox[to.index()] = piece.index() as u8;
+        self.mailbox.as_mut()[from.index()] = NO_PIECE;
+        self.mailbox.as_mut()[to.index()] = piece.index() as u8;
         self.key ^= zobrist::piece_square(piece.index(), from.index())
             ^ zobrist::piece_square(piece.index(), to.index());
     }

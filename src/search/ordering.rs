@@ -266,12 +266,12 @@ impl MovePicker {
         if self.next >= self.moves.len() {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores, in two passes that the compiler turns
+        // into vector code (the maximum, then where it first is): a single pass
+        // keeping the index of the best so far is a chain of dependent compares.
+        let rest = &self.scores[self.next..];
+        let top = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
