@@ -123,6 +123,116 @@ impl<V: Variant> Position<V> {
         V::generate_extra(self, gen, list);
     }
 
+    /// Whether [`Position::generate`] with [`GenType::All`] would yield `m`: the test a
+    /// move from outside this position (the transposition table's, a killer, a
+    /// countermove) must pass before the move picker returns it without generating.
+    /// Any 17-bit move is accepted as input (squares off the board, kinds the origin's
+    /// piece cannot make); the answer mirrors generation rule by rule: castling only
+    /// out of check and when legal, no capture on the variant's forbidden squares
+    /// (atomic: next to the own king; kings capture only where `KINGS_CAPTURE`), en
+    /// passant and underpromotion only where the variant has them, and the variant's
+    /// extra moves (minesweeper's sapper actions) by [`Variant::is_extra_pseudo_legal`].
+    /// `tests/pseudo_legal.rs` compares it with generation on every move of the perft
+    /// suites' positions.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        if m.is_none() || !V::G::contains(from) || !V::G::contains(to) {
+            return false;
+        }
+        let us = self.side_to_move();
+        match m.kind() {
+            MoveKind::Castle => return self.is_castling_generated(m),
+            MoveKind::Sapper => return V::is_extra_pseudo_legal(self, m),
+            _ => {}
+        }
+        let standard = match self.piece_at(from) {
+            Some(piece) if piece.color == us && !self.color(us).has(to) => match piece.role {
+                Role::Pawn => self.is_pawn_move_generated(m),
+                _ if m.kind() != MoveKind::Normal => false,
+                Role::King => {
+                    let captures = if V::KINGS_CAPTURE {
+                        self.color(!us)
+                    } else {
+                        Bb::<V>::EMPTY
+                    };
+                    V::G::king_attacks(from).has(to) && (!self.occupied() | captures).has(to)
+                }
+                role => {
+                    let occupied = self.occupied();
+                    let attacks = match role {
+                        Role::Knight => V::G::knight_attacks(from),
+                        Role::Bishop => V::G::bishop_attacks(from, occupied),
+                        Role::Rook => V::G::rook_attacks(from, occupied),
+                        _ => V::G::queen_attacks(from, occupied),
+                    };
+                    attacks.has(to) && (!occupied | self.capture_targets()).has(to)
+                }
+            },
+            _ => false,
+        };
+        standard || V::is_extra_pseudo_legal(self, m)
+    }
+
+    /// Enemy-occupied squares the side to move may capture on.
+    #[inline(always)]
+    fn capture_targets(&self) -> Bb<V> {
+        self.color(!self.side_to_move()) & !V::forbidden_captures(self)
+    }
+
+    /// [`Position::is_pseudo_legal`] for a pawn's move (origin holds a pawn of the
+    /// side to move, destination no piece of its own).
+    fn is_pawn_move_generated(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let (from, to) = (m.from(), m.to());
+        let last = back_rank::<V::G>(!us);
+        let capture = V::G::pawn_attacks(us, from).has(to);
+        if m.kind() == MoveKind::EnPassant {
+            return V::EN_PASSANT
+                && capture
+                && self.ep_square() == Some(to)
+                && !V::forbidden_captures(self).has(to);
+        }
+        let promotes = to.rank() == last;
+        // Promotions exactly onto the last rank; underpromotions where the variant has
+        // them.
+        let kind_fits = match m.promotion_role() {
+            Some(role) => promotes && (role == Role::Queen || V::UNDERPROMOTION),
+            None => !promotes,
+        };
+        if !kind_fits {
+            return false;
+        }
+        if capture {
+            return self.capture_targets().has(to);
+        }
+        let empty = !self.occupied();
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        if from.index() as i32 + forward as i32 == to.index() as i32 {
+            return empty.has(to);
+        }
+        let start_rank = if us == Color::White { 1 } else { V::G::RANKS - 2 };
+        from.rank() == start_rank
+            && from.index() as i32 + 2 * forward as i32 == to.index() as i32
+            && empty.has(to)
+            && empty.has(from.offset(forward))
+    }
+
+    /// [`Position::is_pseudo_legal`] for a castling move: what
+    /// [`Position::generate_castling`] pushes, out of check.
+    fn is_castling_generated(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let rank = back_rank::<V::G>(us);
+        if self.checkers().any() || m.from() != Square::new(4, rank) || m.to().rank() != rank {
+            return false;
+        }
+        let king_side = match m.to().file() {
+            6 => true,
+            2 => false,
+            _ => return false,
+        };
+        self.castling_rights() & castling::right(us, king_side) != 0 && self.castling_is_legal(king_side)
+    }
+
     /// Moves of every piece to `captures` (enemy-occupied) or `quiets` (empty) squares.
     /// King moves are never restricted (their legality is tested square by square).
     fn generate_targets(&self, gen: GenType, captures: Bb<V>, quiets: Bb<V>, list: &mut MoveList) {
@@ -310,8 +420,8 @@ impl<V: Variant> Position<V> {
 
     /// Whether the pseudo-legal move `m` is legal: it does not leave the mover's king
     /// in check (atomic: or it explodes the enemy king). `m` must come from
-    /// [`Position::generate`]: the move picker matches hash and killer moves against
-    /// the generated list, so no separate pseudo-legality test exists.
+    /// [`Position::generate`] or pass [`Position::is_pseudo_legal`] (the move picker
+    /// tests hash moves, killers and countermoves so).
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
         self.keeps_king_safe(m) && V::extra_legality(self, m)

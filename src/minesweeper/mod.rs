@@ -409,6 +409,16 @@ impl Variant for Minesweeper {
         }
     }
 
+    /// A sapper action: a pawn of the side to move, out of check, staying put
+    /// (what [`Variant::generate_extra`] pushes, rule 11).
+    #[inline]
+    fn is_extra_pseudo_legal(pos: &Position<Self>, m: Move) -> bool {
+        m.kind() == MoveKind::Sapper
+            && m.from() == m.to()
+            && !pos.in_check()
+            && pos.pieces(pos.side_to_move(), Role::Pawn).has(m.from())
+    }
+
     #[inline]
     fn extra_legality(pos: &Position<Self>, m: Move) -> bool {
         if m.kind() == MoveKind::Sapper {

@@ -508,9 +508,9 @@ impl<V: Variant> Searcher<V> {
             tt_move: shared.tt.probe(root.key()).map_or(Move::NONE, |h| h.mv),
             ..OrderContext::default()
         };
-        let mut picker = MovePicker::new(root, GenType::All, &order, &self.histories);
+        let mut picker = MovePicker::new(root, GenType::All, &order);
         let mut moves = Vec::with_capacity(legal.len());
-        while let Some(mv) = picker.next_move() {
+        while let Some(mv) = picker.next_move(&self.histories) {
             if legal.contains(&mv) && (options.searchmoves.is_empty() || options.searchmoves.contains(&mv)) {
                 moves.push(RootMove {
                     mv,

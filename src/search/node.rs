@@ -260,7 +260,7 @@ impl<V: Variant> Searcher<V> {
             counter: self.histories.countermove(prev),
             prev,
         };
-        let mut picker = MovePicker::new(pos, GenType::All, &order, &self.histories);
+        let mut picker = MovePicker::new(pos, GenType::All, &order);
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut legal = 0usize;
@@ -269,7 +269,7 @@ impl<V: Variant> Searcher<V> {
         let tt_noisy = tt_move.is_some() && is_noisy(pos, tt_move);
         self.stack[si + 1].killers = [Move::NONE; 2];
         self.keys.push(key);
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = picker.next_move(&self.histories) {
             if m == excluded || !pos.is_legal(m) {
                 continue;
             }
@@ -562,10 +562,10 @@ impl<V: Variant> Searcher<V> {
             tt_move: tt_hit.map_or(Move::NONE, |h| h.mv),
             ..OrderContext::default()
         };
-        let mut picker = MovePicker::new(pos, gen, &order, &self.histories);
+        let mut picker = MovePicker::new(pos, gen, &order);
         let mut legal = 0;
         let mut best_move = Move::NONE;
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = picker.next_move(&self.histories) {
             if !pos.is_legal(m) {
                 continue;
             }
@@ -658,9 +658,9 @@ impl<V: Variant> Searcher<V> {
             tt_move,
             ..OrderContext::default()
         };
-        let mut picker = MovePicker::new(pos, GenType::Noisy, &order, &self.histories);
+        let mut picker = MovePicker::new(pos, GenType::Noisy, &order);
         let probe_depth = depth - sp::probcut_reduction();
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = picker.next_move(&self.histories) {
             if !pos.is_legal(m) || !see_ge(pos, m, probcut_beta - eval) {
                 continue;
             }

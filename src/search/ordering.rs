@@ -5,8 +5,12 @@
 //! SEE after the quiet moves; the two killer moves of the ply and the countermove
 //! of the previous move; then quiet moves by history (Schaeffer's history heuristic)
 //! plus continuation histories one and two plies back (as in Stockfish). Captures of
-//! about equal gain are ordered by capture history (as in Stockfish). Moves are
-//! scored once and picked by selection, so an early cut-off costs no full sort.
+//! about equal gain are ordered by capture history (as in Stockfish). Underpromotions
+//! that capture nothing come last. The picker works in stages, as Stockfish's
+//! `movepick.cpp` does: the hash move is returned before any move is generated (it is
+//! checked with `Position::is_pseudo_legal`), noisy moves are generated and scored
+//! only after it, quiet moves only after the killers and the countermove, and a
+//! stage's moves are picked by selection, so an early cut-off costs no full sort.
 
 use crate::bitboard::BitBoard;
 use crate::movegen::GenType;
@@ -18,11 +22,10 @@ use crate::values::ORDERING;
 use crate::variant::Variant;
 use arrayvec::ArrayVec;
 
-const TT_MOVE: i32 = 1 << 30;
-const GOOD_NOISY: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
-const COUNTER: i32 = KILLER - 2;
-const BAD_NOISY: i32 = -(1 << 28);
+/// The score of a non-capturing underpromotion among the quiet moves: below every
+/// history score, so they come after the quiet moves (and, being kept for their own
+/// stage, after the noisy moves that lose material).
+const UNDERPROMOTION: i32 = i32::MIN;
 /// A noisy move's gain (centipawns) is multiplied by this before its capture history
 /// (at most +-[`HISTORY_MAX`]) is added.
 const NOISY_GAIN_SCALE: i32 = 16;
@@ -206,76 +209,239 @@ pub struct OrderContext {
     pub prev: Previous,
 }
 
-/// Yields pseudo-legal moves best first. The caller tests legality.
-pub struct MovePicker {
+/// The picker's stages, in order (Stockfish's `movepick.cpp` has the same plan).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The transposition table's move, before anything is generated.
+    TtMove,
+    /// Generate and score the noisy moves.
+    GenerateNoisy,
+    /// Noisy moves by gain; those that fail SEE are put aside for [`Stage::BadNoisy`].
+    GoodNoisy,
+    /// The first killer, then the second, then the countermove.
+    Killer0,
+    Killer1,
+    Counter,
+    /// Generate and score the quiet moves.
+    GenerateQuiet,
+    /// Quiet moves by history, until only underpromotions are left.
+    Quiet,
+    /// The noisy moves that failed SEE, by gain.
+    BadNoisy,
+    /// Non-capturing underpromotions (almost never right).
+    Underpromotions,
+    Done,
+}
+
+/// Yields pseudo-legal moves best first, in stages, generating each kind of move only
+/// when it is reached (a cut-off by the hash move costs no generation at all):
+/// the transposition-table move, good noisy moves (SEE >= 0, or the variant's
+/// exchange rule), the killers and the countermove, quiet moves, noisy moves that
+/// lose material, underpromotions. A move is returned once; the caller tests
+/// legality. The order is that of one score per move (the constants above):
+/// scores are computed when a stage is reached, so histories updated by the searches
+/// of earlier moves count.
+pub struct MovePicker<'a, V: Variant> {
+    pos: &'a Position<V>,
+    ctx: OrderContext,
+    /// Noisy moves only (quiescence, ProbCut).
+    noisy_only: bool,
+    skip_quiets: bool,
+    stage: Stage,
+    /// The transposition-table move, if it was returned.
+    tt_move: Move,
+    /// Noisy moves in `[0, noisy_end)`, quiet ones after; the noisy moves that failed
+    /// SEE are moved to `[0, bad_end)` (slots already returned) as they are met.
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
+    bad_end: usize,
+    bad_next: usize,
+    noisy_end: usize,
 }
 
-impl MovePicker {
-    /// Scores the moves of type `gen` in `pos`.
-    pub fn new<V: Variant>(
-        pos: &Position<V>,
-        gen: GenType,
-        ctx: &OrderContext,
-        histories: &Histories,
-    ) -> MovePicker {
-        let mut moves = MoveList::new();
-        pos.generate(gen, &mut moves);
-        let side = pos.side_to_move();
-        let mut scores = ArrayVec::new();
-        for &m in moves.iter() {
-            scores.push({
-                if m == ctx.tt_move {
-                    TT_MOVE
-                } else if is_noisy(pos, m) {
-                    // The gain dominates; the capture history orders captures
-                    // of about equal gain.
-                    let gain = noisy_gain(pos, m) * NOISY_GAIN_SCALE
-                        + histories.capture_score(capture_index(pos, m));
-                    if see_ge(pos, m, 0) {
-                        GOOD_NOISY + gain
-                    } else {
-                        BAD_NOISY + gain
-                    }
-                } else if m == ctx.killers[0] {
-                    KILLER + 1
-                } else if m == ctx.killers[1] {
-                    KILLER
-                } else if m == ctx.counter {
-                    COUNTER
-                } else if m.promotion_role().is_some() {
-                    // Underpromotions: almost never right.
-                    BAD_NOISY - 1
-                } else {
-                    histories.quiet_score(side, piece_to(pos, m), ctx.prev)
-                }
-            });
-        }
+impl<'a, V: Variant> MovePicker<'a, V> {
+    /// A picker over the moves of `pos` of type `gen`: [`GenType::All`] (every stage)
+    /// or [`GenType::Noisy`] (the hash move if noisy, then the noisy stages).
+    pub fn new(pos: &'a Position<V>, gen: GenType, ctx: &OrderContext) -> MovePicker<'a, V> {
+        debug_assert!(gen != GenType::Quiet, "the picker has no quiet-only mode");
         MovePicker {
-            moves,
-            scores,
+            pos,
+            ctx: *ctx,
+            noisy_only: gen == GenType::Noisy,
+            skip_quiets: false,
+            stage: Stage::TtMove,
+            tt_move: Move::NONE,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
             next: 0,
+            bad_end: 0,
+            bad_next: 0,
+            noisy_end: 0,
         }
     }
 
-    /// The best remaining move, or `None` when all were returned.
+    /// From now on, no quiet move (killers, countermove and underpromotions
+    /// included) is returned, and quiet moves not generated yet never are
+    /// (Stockfish's `skipQuiets`). Noisy moves still come.
     #[inline]
-    pub fn next_move(&mut self) -> Option<Move> {
-        if self.next >= self.moves.len() {
-            return None;
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The best remaining move, or `None` when all were returned; `histories` scores
+    /// the moves of a stage when it is reached.
+    pub fn next_move(&mut self, histories: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    let m = self.ctx.tt_move;
+                    if m.is_some()
+                        && self.pos.is_pseudo_legal(m)
+                        && (!self.noisy_only || is_noisy(self.pos, m))
+                    {
+                        self.tt_move = m;
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateNoisy => {
+                    self.generate_noisy(histories);
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    while self.next < self.noisy_end {
+                        let i = self.select(self.next, self.noisy_end);
+                        let m = self.moves[i];
+                        if see_ge(self.pos, m, 0) {
+                            return Some(m);
+                        }
+                        self.moves[self.bad_end] = m;
+                        self.scores[self.bad_end] = self.scores[i];
+                        self.bad_end += 1;
+                    }
+                    self.stage = if self.noisy_only {
+                        Stage::BadNoisy
+                    } else {
+                        Stage::Killer0
+                    };
+                }
+                Stage::Killer0 | Stage::Killer1 | Stage::Counter => {
+                    let (m, earlier): (Move, &[Move]) = match self.stage {
+                        Stage::Killer0 => (self.ctx.killers[0], &[]),
+                        Stage::Killer1 => (self.ctx.killers[1], &self.ctx.killers[..1]),
+                        _ => (self.ctx.counter, &self.ctx.killers[..]),
+                    };
+                    let fresh = m.is_some() && m != self.tt_move && !earlier.contains(&m);
+                    self.stage = match self.stage {
+                        Stage::Killer0 => Stage::Killer1,
+                        Stage::Killer1 => Stage::Counter,
+                        _ => Stage::GenerateQuiet,
+                    };
+                    if fresh && !self.skip_quiets && self.pos.is_pseudo_legal(m) && !is_noisy(self.pos, m) {
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateQuiet => {
+                    if !self.skip_quiets {
+                        self.generate_quiet(histories);
+                    }
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if !self.skip_quiets && self.next < self.moves.len() {
+                        let i = self.select(self.next, self.moves.len());
+                        if self.scores[i] > UNDERPROMOTION {
+                            return Some(self.moves[i]);
+                        }
+                        // Only underpromotions are left: they come last.
+                        self.next -= 1;
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if self.bad_next < self.bad_end {
+                        self.bad_next += 1;
+                        return Some(self.moves[self.bad_next - 1]);
+                    }
+                    self.stage = if self.noisy_only {
+                        Stage::Done
+                    } else {
+                        Stage::Underpromotions
+                    };
+                }
+                Stage::Underpromotions => {
+                    if !self.skip_quiets && self.next < self.moves.len() {
+                        self.next += 1;
+                        return Some(self.moves[self.next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
         }
+    }
+
+    /// Moves the best-scored move of `[from, to)` to `from` and steps past it
+    /// (selection: an early cut-off costs no full sort); returns its index, `from`.
+    /// Ties go to the earliest, as before the picker had stages.
+    #[inline(always)]
+    fn select(&mut self, from: usize, to: usize) -> usize {
         // The first of the highest scores, in two passes that the compiler turns
         // into vector code (the maximum, then where it first is): a single pass
         // keeping the index of the best so far is a chain of dependent compares.
-        let rest = &self.scores[self.next..];
-        let top = rest.iter().copied().fold(i32::MIN, i32::max);
-        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.moves[self.next - 1])
+        let range = &self.scores[from..to];
+        let top = range.iter().copied().fold(i32::MIN, i32::max);
+        let best = from + range.iter().position(|&s| s == top).unwrap_or(0);
+        self.moves.swap(from, best);
+        self.scores.swap(from, best);
+        self.next = from + 1;
+        from
+    }
+
+    /// Generates the noisy moves but the hash move and scores them by gain.
+    fn generate_noisy(&mut self, histories: &Histories) {
+        let pos = self.pos;
+        pos.generate(GenType::Noisy, &mut self.moves);
+        self.moves.retain(|m| *m != self.tt_move);
+        for &m in self.moves.iter() {
+            // The gain dominates; the capture history orders captures of about
+            // equal gain.
+            let gain = noisy_gain(pos, m) * NOISY_GAIN_SCALE + histories.capture_score(capture_index(pos, m));
+            self.scores.push(gain);
+        }
+        self.noisy_end = self.moves.len();
+    }
+
+    /// Generates the quiet moves but those already returned (hash move, killers,
+    /// countermove) after the noisy ones and scores them by history.
+    fn generate_quiet(&mut self, histories: &Histories) {
+        let pos = self.pos;
+        let start = self.moves.len();
+        pos.generate(GenType::Quiet, &mut self.moves);
+        let returned = [
+            self.tt_move,
+            self.ctx.killers[0],
+            self.ctx.killers[1],
+            self.ctx.counter,
+        ];
+        let mut i = start;
+        while i < self.moves.len() {
+            if returned.contains(&self.moves[i]) {
+                self.moves.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        let side = pos.side_to_move();
+        for &m in &self.moves[start..] {
+            self.scores.push(if m.promotion_role().is_some() {
+                UNDERPROMOTION
+            } else {
+                histories.quiet_score(side, piece_to(pos, m), self.ctx.prev)
+            });
+        }
+        self.next = start;
     }
 }
 
@@ -285,4 +451,197 @@ pub fn is_noisy<V: Variant>(pos: &Position<V>, m: Move) -> bool {
     m.kind() == MoveKind::EnPassant
         || m.kind() == MoveKind::PromoteQueen
         || pos.color(!pos.side_to_move()).has(m.to())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minesweeper::Minesweeper;
+    use crate::variant::{Atomic, Chess};
+
+    // The one-score picker's keys (before the picker had stages): the order the
+    // staged picker must reproduce.
+    const TT_MOVE: i32 = 1 << 30;
+    const GOOD_NOISY: i32 = 1 << 28;
+    const KILLER: i32 = 1 << 27;
+    const COUNTER: i32 = KILLER - 2;
+    const BAD_NOISY: i32 = -(1 << 28);
+
+    fn reference_key<V: Variant>(pos: &Position<V>, m: Move, ctx: &OrderContext, h: &Histories) -> i32 {
+        if m == ctx.tt_move {
+            TT_MOVE
+        } else if is_noisy(pos, m) {
+            let gain = noisy_gain(pos, m) * NOISY_GAIN_SCALE + h.capture_score(capture_index(pos, m));
+            if see_ge(pos, m, 0) {
+                GOOD_NOISY + gain
+            } else {
+                BAD_NOISY + gain
+            }
+        } else if m == ctx.killers[0] {
+            KILLER + 1
+        } else if m == ctx.killers[1] {
+            KILLER
+        } else if m == ctx.counter {
+            COUNTER
+        } else if m.promotion_role().is_some() {
+            BAD_NOISY - 1
+        } else {
+            h.quiet_score(pos.side_to_move(), piece_to(pos, m), ctx.prev)
+        }
+    }
+
+    /// A small LCG, so the test's choices depend only on the seed.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) as usize
+        }
+        fn history(&mut self) -> i16 {
+            (self.next() % (2 * HISTORY_MAX as usize + 1)) as i16 - HISTORY_MAX as i16
+        }
+    }
+
+    fn random_histories(rng: &mut Lcg) -> Histories {
+        let mut h = Histories::default();
+        for side in h.quiet.iter_mut() {
+            side.iter_mut().for_each(|v| *v = rng.history());
+        }
+        h.continuation.iter_mut().for_each(|v| *v = rng.history());
+        // Coarse capture histories, so that equal gains with equal histories (ties)
+        // occur too.
+        h.capture
+            .iter_mut()
+            .for_each(|v| *v = rng.history() / 4096 * 4096);
+        h
+    }
+
+    fn pick_all<V: Variant>(pos: &Position<V>, gen: GenType, ctx: &OrderContext, h: &Histories) -> Vec<Move> {
+        let mut picker = MovePicker::new(pos, gen, ctx);
+        std::iter::from_fn(|| picker.next_move(h)).collect()
+    }
+
+    /// For many contexts (hash move, killers and countermove drawn from this
+    /// position's moves, another position's moves, or none), the staged picker
+    /// returns each generated move once, and in the one-score picker's key order.
+    fn staged_order_equals_keys<V: Variant>(fens: &[&str], seed: u64) {
+        let positions: Vec<Position<V>> = fens.iter().map(|f| Position::from_fen(f).unwrap().0).collect();
+        let mut rng = Lcg(seed);
+        let h = random_histories(&mut rng);
+        let mut foreign = MoveList::new();
+        for p in &positions {
+            p.generate(GenType::All, &mut foreign);
+            foreign.truncate(MAX_MOVES / 2);
+        }
+        let mut cases = 0;
+        for pos in &positions {
+            let mut own = MoveList::new();
+            pos.generate(GenType::All, &mut own);
+            for _ in 0..200 {
+                let draw = |rng: &mut Lcg| match rng.next() % 3 {
+                    0 => Move::NONE,
+                    1 => own[rng.next() % own.len()],
+                    _ => foreign[rng.next() % foreign.len()],
+                };
+                let ctx = OrderContext {
+                    tt_move: draw(&mut rng),
+                    killers: [draw(&mut rng), draw(&mut rng)],
+                    counter: draw(&mut rng),
+                    prev: Previous {
+                        one: Some(rng.next() % PIECE_TO),
+                        two: rng.next().is_multiple_of(2).then(|| rng.next() % PIECE_TO),
+                    },
+                };
+                for gen in [GenType::All, GenType::Noisy] {
+                    let mut expected = MoveList::new();
+                    pos.generate(gen, &mut expected);
+                    let picked = pick_all(pos, gen, &ctx, &h);
+                    let mut a: Vec<u32> = picked.iter().map(|m| m.raw()).collect();
+                    let mut b: Vec<u32> = expected.iter().map(|m| m.raw()).collect();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "{} {gen:?} {ctx:?}: not each move once", pos.to_fen());
+                    let keys: Vec<i32> = picked.iter().map(|&m| reference_key(pos, m, &ctx, &h)).collect();
+                    assert!(
+                        keys.windows(2).all(|w| w[0] >= w[1]),
+                        "{} {gen:?} {ctx:?}: keys out of order {keys:?}",
+                        pos.to_fen()
+                    );
+                    cases += 1;
+                }
+            }
+        }
+        assert!(cases >= 400);
+    }
+
+    #[test]
+    fn staged_picker_keeps_the_key_order_chess() {
+        staged_order_equals_keys::<Chess>(
+            &[
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+                "r3k2r/8/8/8/3pPp2/8/8/R3K1RR b KQkq e3 0 1",
+                "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3",
+            ],
+            1,
+        );
+    }
+
+    #[test]
+    fn staged_picker_keeps_the_key_order_atomic() {
+        staged_order_equals_keys::<Atomic>(
+            &[
+                "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+                "r4b1r/2kb1N2/p2Bpnp1/8/2Pp3p/1P1PPP2/P5PP/R3K2R b KQ - 0 1",
+                "rnbqk2r/pp1p2pp/2p3Nn/5p2/1b2P1PP/8/PPP2P2/R1BQKB1R w KQkq - 0 1",
+            ],
+            2,
+        );
+    }
+
+    #[test]
+    fn staged_picker_keeps_the_key_order_minesweeper() {
+        staged_order_equals_keys::<Minesweeper>(
+            &[
+                "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/?M????M?/M??????M/???????? 4",
+                "k3r3/8/8/8/8/8/8/2N5/7P/4K3 w - - 0 1 M??????M/M??????M/????????/?000???? 4",
+            ],
+            3,
+        );
+    }
+
+    /// Once told to skip quiet moves, the picker returns only noisy ones, and every
+    /// noisy move not returned yet still comes.
+    #[test]
+    fn skip_quiets_keeps_the_noisy_moves() {
+        let pos = Position::<Chess>::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap()
+        .0;
+        let h = random_histories(&mut Lcg(4));
+        let noisy: Vec<Move> = pick_all(&pos, GenType::Noisy, &OrderContext::default(), &h);
+        assert!(noisy.len() >= 8);
+        for after in 0..60 {
+            let mut picker = MovePicker::new(&pos, GenType::All, &OrderContext::default());
+            let mut seen = Vec::new();
+            for _ in 0..after {
+                seen.extend(picker.next_move(&h));
+            }
+            picker.skip_quiets();
+            let rest: Vec<Move> = std::iter::from_fn(|| picker.next_move(&h)).collect();
+            assert!(
+                rest.iter().all(|&m| is_noisy(&pos, m)),
+                "after {after}: a quiet move came"
+            );
+            for m in &noisy {
+                assert!(seen.contains(m) || rest.contains(m), "after {after}: {m} lost");
+            }
+        }
+    }
 }

@@ -142,6 +142,16 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     #[inline(always)]
     fn generate_extra(_pos: &Position<Self>, _gen: GenType, _list: &mut MoveList) {}
 
+    /// Whether `m` is one of [`Variant::generate_extra`]'s moves for
+    /// [`GenType::All`] (part of [`Position::is_pseudo_legal`]). The default looks the
+    /// move up in that list; a variant with extra moves answers directly.
+    #[inline(always)]
+    fn is_extra_pseudo_legal(pos: &Position<Self>, m: Move) -> bool {
+        let mut list = MoveList::new();
+        Self::generate_extra(pos, GenType::All, &mut list);
+        list.contains(&m)
+    }
+
     /// Appends every legal move to `list` (the position's special outcome already
     /// tested). The default is chess's generator with evasions; atomic tests
     /// explosions instead.
