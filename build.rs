@@ -23,21 +23,35 @@ mod library {
     /// Stand-ins for `crate::variant`.
     pub mod variant {
         use std::fmt;
+        use std::sync::OnceLock;
+
+        /// The blocks each embedded parameter file gives, by variant name: what
+        /// [`VariantKind::may_omit_block`] knows here (set by `main` before parsing).
+        pub static GIVEN: OnceLock<Vec<(String, Vec<String>)>> = OnceLock::new();
 
         /// A variant, known here by its name only.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct VariantKind(pub &'static str);
 
-        #[allow(non_upper_case_globals)]
         impl VariantKind {
-            /// Three-check, which `params::OPTIONAL_BLOCKS` names.
-            pub const ThreeCheck: VariantKind = VariantKind("3check");
-            /// Atomic, which `params::OPTIONAL_BLOCKS` names.
-            pub const Atomic: VariantKind = VariantKind("atomic");
-
             /// The `UCI_Variant` name.
             pub const fn name(self) -> &'static str {
                 self.0
+            }
+
+            /// Whether `self`'s file may leave out block `name`. The library's
+            /// rule reads the variants' `EVAL_BLOCKS`, which the build script
+            /// cannot see; here it is derived from the embedded files themselves:
+            /// a file may leave out a block that another variant's file gives and
+            /// a third one's leaves out (a block of some variants only), and so
+            /// never its own variant's block nor one every other file gives. The
+            /// library loads the embedded files with its own rule, and
+            /// `tests/variants.rs` does so for every variant.
+            pub fn may_omit_block(self, name: &str) -> bool {
+                let given = GIVEN.get().expect("GIVEN is set before parsing");
+                let others = || given.iter().filter(|(v, _)| v != self.0);
+                others().any(|(_, blocks)| blocks.iter().any(|b| b == name))
+                    && others().any(|(_, blocks)| !blocks.iter().any(|b| b == name))
             }
         }
 
@@ -79,18 +93,32 @@ fn main() {
     println!("cargo:rerun-if-changed={}", list.display());
     println!("cargo:rerun-if-changed=src/eval/params.rs");
     let text = fs::read_to_string(&list).expect("nets/defaults.txt");
+    let lines: Vec<(&str, &str)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split_whitespace();
+            match (parts.next(), parts.next()) {
+                (Some(variant), Some(file)) => (variant, file),
+                _ => panic!("nets/defaults.txt: bad line '{line}'"),
+            }
+        })
+        .collect();
+    let given = lines
+        .iter()
+        .filter(|(_, file)| file.ends_with(".eval"))
+        .map(|&(variant, file)| {
+            let text = fs::read_to_string(nets.join(file)).unwrap_or_else(|e| panic!("nets/{file}: {e}"));
+            (variant.to_string(), block_names(&text))
+        })
+        .collect();
+    variant::GIVEN.set(given).expect("GIVEN is set once");
     let mut out = String::from("/// (variant, file name, contents) of each embedded parameter file.\n");
     out.push_str("pub const DEFAULT_NETS: &[(&str, &str, &str)] = &[\n");
     let mut nnue = String::from("/// (variant, file name, bytes) of each embedded network.\n");
     nnue.push_str("pub const DEFAULT_NNUE: &[(&str, &str, &[u8])] = &[\n");
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split_whitespace();
-        let (Some(variant), Some(file)) = (parts.next(), parts.next()) else {
-            panic!("nets/defaults.txt: bad line '{line}'");
-        };
+    for &(variant, file) in &lines {
         let path = nets.join(file);
         assert!(path.exists(), "nets/defaults.txt names missing file {file}");
         println!("cargo:rerun-if-changed={}", path.display());
@@ -128,4 +156,15 @@ fn main() {
     out.push_str(&nnue);
     let dest = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("default_nets.rs");
     fs::write(dest, out).expect("write default_nets.rs");
+}
+
+/// The blocks a parameter file gives: the names of its `<block>_mg` and
+/// `<block>_eg` lines, comments skipped.
+fn block_names(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(str::split_whitespace)
+        .filter_map(|t| t.strip_suffix("_mg").or_else(|| t.strip_suffix("_eg")))
+        .map(str::to_string)
+        .collect()
 }

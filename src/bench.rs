@@ -9,7 +9,6 @@ use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchOptions, SearchShared, Searcher, Silent};
 use crate::variant::VariantKind;
-use crate::with_game;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;

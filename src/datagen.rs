@@ -14,14 +14,14 @@ use crate::eval::params::EvalParams;
 use crate::eval::{default_nnue_name, default_params, default_params_name, load_params_file};
 use crate::game::Game;
 use crate::minesweeper::{random_layout, Minesweeper};
-use crate::nnue::{variant_code, variant_from_code, Network};
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::ordering::is_noisy;
 use crate::search::score::is_mate;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchOptions, SearchShared, Searcher, Silent};
-use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, ThreeCheck, Variant, VariantKind};
+use crate::variant::{Outcome, Variant, VariantKind};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -119,7 +119,7 @@ pub fn write_record(out: &mut impl Write, r: &Record) -> io::Result<()> {
     let fen_len = u8::try_from(fen.len()).map_err(|_| io::Error::other("FEN longer than 255 bytes"))?;
     let len = 11 + fen.len() as u16;
     out.write_all(&len.to_le_bytes())?;
-    out.write_all(&[variant_code(r.variant), r.result as u8])?;
+    out.write_all(&[r.variant.code(), r.result as u8])?;
     out.write_all(&r.score.to_le_bytes())?;
     out.write_all(&r.ply.to_le_bytes())?;
     out.write_all(&r.game.to_le_bytes())?;
@@ -176,7 +176,7 @@ pub fn parse_bytes(bytes: &[u8]) -> io::Result<(String, Vec<Record>)> {
             return Err(bad("FEN runs past its record"));
         }
         records.push(Record {
-            variant: variant_from_code(body[0]).ok_or_else(|| bad("unknown variant code"))?,
+            variant: VariantKind::from_code(body[0]).ok_or_else(|| bad("unknown variant code"))?,
             result: body[1] as i8,
             score: i16::from_le_bytes([body[2], body[3]]),
             ply: u16::from_le_bytes([body[4], body[5]]),
@@ -423,13 +423,7 @@ pub fn run(s: &DatagenSettings, log: &mut dyn Write) -> Result<DatagenReport, St
     let header = header_text(s, &params, &name);
     write_header(&mut out, &header).map_err(|e| e.to_string())?;
     let io = |e: io::Error| e.to_string();
-    let report = match s.variant {
-        VariantKind::Chess => run_variant::<Chess>(s, &params, &mut out, log).map_err(io)?,
-        VariantKind::Atomic => run_variant::<Atomic>(s, &params, &mut out, log).map_err(io)?,
-        VariantKind::KingOfTheHill => run_variant::<KingOfTheHill>(s, &params, &mut out, log).map_err(io)?,
-        VariantKind::Minesweeper => run_variant::<Minesweeper>(s, &params, &mut out, log).map_err(io)?,
-        VariantKind::ThreeCheck => run_variant::<ThreeCheck>(s, &params, &mut out, log).map_err(io)?,
-    };
+    let report = with_variant!(s.variant, V => run_variant::<V>(s, &params, &mut out, log)).map_err(io)?;
     out.flush().map_err(io)?;
     Ok(report)
 }

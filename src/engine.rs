@@ -12,7 +12,6 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher, Silent};
 use crate::skill::Skill;
 use crate::variant::{Variant, VariantKind};
-use crate::with_game;
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};

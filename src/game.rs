@@ -2,11 +2,10 @@
 //! passed through (for repetition detection); and [`AnyGame`], which names the
 //! variant at run time so the layers above pick the monomorphised code once.
 
-use crate::minesweeper::Minesweeper;
 use crate::moves::Move;
 use crate::notation::{parse_typed_move, parse_uci_move, MoveError};
 use crate::position::{FenError, Position};
-use crate::variant::{Atomic, Chess, KingOfTheHill, Outcome, ThreeCheck, Variant, VariantKind};
+use crate::variant::{Outcome, Variant, VariantKind};
 use std::fmt;
 
 /// A game of variant `V`.
@@ -151,69 +150,31 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// A game of whichever variant was selected. The minesweeper arm is larger (its
-/// minefield state); an engine holds one `AnyGame`, so boxing would buy nothing.
-#[derive(Clone, Debug)]
-#[allow(clippy::large_enum_variant)]
-pub enum AnyGame {
-    /// Standard chess.
-    Chess(Game<Chess>),
-    /// Atomic chess.
-    Atomic(Game<Atomic>),
-    /// King of the hill.
-    KingOfTheHill(Game<KingOfTheHill>),
-    /// Minesweeper chess.
-    Minesweeper(Game<Minesweeper>),
-    /// Three-check.
-    ThreeCheck(Game<ThreeCheck>),
-}
-
-/// Runs `$body` with `$g` bound to the `Game<V>` inside an [`AnyGame`], and `$V` to
-/// its variant type, so generic code is instantiated once per variant.
-#[macro_export]
-macro_rules! with_game {
-    ($game:expr, $g:ident, $V:ident => $body:expr) => {
-        match $game {
-            $crate::game::AnyGame::Chess($g) => {
-                #[allow(dead_code)]
-                type $V = $crate::variant::Chess;
-                $body
-            }
-            $crate::game::AnyGame::Atomic($g) => {
-                #[allow(dead_code)]
-                type $V = $crate::variant::Atomic;
-                $body
-            }
-            $crate::game::AnyGame::KingOfTheHill($g) => {
-                #[allow(dead_code)]
-                type $V = $crate::variant::KingOfTheHill;
-                $body
-            }
-            $crate::game::AnyGame::Minesweeper($g) => {
-                #[allow(dead_code)]
-                type $V = $crate::minesweeper::Minesweeper;
-                $body
-            }
-            $crate::game::AnyGame::ThreeCheck($g) => {
-                #[allow(dead_code)]
-                type $V = $crate::variant::ThreeCheck;
-                $body
-            }
+// `AnyGame` (one arm per line of the registration list in `variant/mod.rs`) and
+// its `From<Game<V>>` conversions.
+macro_rules! any_game {
+    ($( ($($attr:tt)*) $Kind:ident ($V:ty) )+) => {
+        /// A game of whichever variant was selected. The minesweeper arm is larger
+        /// (its minefield state); an engine holds one `AnyGame`, so boxing would buy
+        /// nothing. [`with_game!`](crate::with_game) runs generic code on the game
+        /// inside.
+        #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyGame {
+            $( $($attr)* $Kind(Game<$V>), )+
         }
+
+        $(
+            impl From<Game<$V>> for AnyGame {
+                fn from(g: Game<$V>) -> AnyGame {
+                    AnyGame::$Kind(g)
+                }
+            }
+        )+
     };
 }
 
-macro_rules! any_game_from {
-    ($($arm:ident => $v:ty),*) => {$(
-        impl From<Game<$v>> for AnyGame {
-            fn from(g: Game<$v>) -> AnyGame {
-                AnyGame::$arm(g)
-            }
-        }
-    )*};
-}
-
-any_game_from!(Chess => Chess, Atomic => Atomic, KingOfTheHill => KingOfTheHill, Minesweeper => Minesweeper, ThreeCheck => ThreeCheck);
+for_each_variant!(any_game);
 
 impl AnyGame {
     /// A new game of `variant` from its start position.
@@ -233,27 +194,9 @@ impl AnyGame {
         fen: Option<&str>,
         moves: &[&str],
     ) -> Result<(AnyGame, Vec<String>), PositionError> {
-        Ok(match variant {
-            VariantKind::Chess => {
-                let (g, w) = Game::from_spec(fen, moves)?;
-                (AnyGame::Chess(g), w)
-            }
-            VariantKind::Atomic => {
-                let (g, w) = Game::from_spec(fen, moves)?;
-                (AnyGame::Atomic(g), w)
-            }
-            VariantKind::KingOfTheHill => {
-                let (g, w) = Game::from_spec(fen, moves)?;
-                (AnyGame::KingOfTheHill(g), w)
-            }
-            VariantKind::Minesweeper => {
-                let (g, w) = Game::from_spec(fen, moves)?;
-                (AnyGame::Minesweeper(g), w)
-            }
-            VariantKind::ThreeCheck => {
-                let (g, w) = Game::from_spec(fen, moves)?;
-                (AnyGame::ThreeCheck(g), w)
-            }
+        with_variant!(variant, V => {
+            let (g, w) = Game::<V>::from_spec(fen, moves)?;
+            Ok((AnyGame::from(g), w))
         })
     }
 
@@ -271,6 +214,7 @@ impl AnyGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Chess;
 
     #[test]
     fn threefold_counts_positions_with_the_same_side_to_move() {

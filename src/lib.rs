@@ -10,6 +10,12 @@
 //! with their dependencies (clap, serde, rayon). Without it the library is the
 //! engine a GUI, a game site or a browser build embeds.
 
+// First, with its macros: the registration list there generates `with_variant!`
+// and `with_game!`, which the modules below use without a `use` line (a macro a
+// macro generates cannot be named by path inside its own crate).
+#[macro_use]
+pub mod variant;
+
 pub mod analyze;
 pub mod bench;
 pub mod bitboard;
@@ -43,5 +49,4 @@ pub mod tune;
 pub mod types;
 pub mod uci;
 pub mod values;
-pub mod variant;
 pub mod zobrist;

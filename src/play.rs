@@ -24,7 +24,6 @@ use crate::skill::Skill;
 use crate::types::{Color, Piece, Role};
 use crate::uci::board_diagram;
 use crate::variant::{Outcome, Variant, VariantKind};
-use crate::with_game;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::any::Any;

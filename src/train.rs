@@ -15,10 +15,11 @@ use crate::bitboard::BitBoard;
 use crate::datagen::read_file;
 use crate::eval::params::EvalParams;
 use crate::eval::{default_params, evaluate_linear};
-use crate::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::geometry::Geometry;
+use crate::nnue::{feature, supports, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
 use crate::position::Position;
 use crate::types::{Color, Role};
-use crate::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant, VariantKind};
+use crate::variant::{Variant, VariantKind};
 use crate::zobrist::splitmix64;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -331,13 +332,7 @@ fn flipped_files(f: u16) -> u16 {
 }
 
 fn features_any(variant: VariantKind, fen: &str, params: &EvalParams) -> Option<Parsed> {
-    match variant {
-        VariantKind::Chess => features_of::<Chess>(fen, params),
-        VariantKind::Atomic => features_of::<Atomic>(fen, params),
-        VariantKind::KingOfTheHill => features_of::<KingOfTheHill>(fen, params),
-        VariantKind::Minesweeper => None,
-        VariantKind::ThreeCheck => features_of::<ThreeCheck>(fen, params),
-    }
+    with_variant!(variant, V => supports::<V>().then(|| features_of::<V>(fen, params)).flatten())
 }
 
 /// The quantized network's mean squared error over `set` (what the engine plays).
@@ -370,8 +365,13 @@ fn quantized_loss(net: &Network, set: &Set, k: f32) -> f64 {
 /// A minesweeper variant (its board does not fit the network), unreadable data, no
 /// usable positions, or an unwritable output.
 pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String> {
-    if s.variant == VariantKind::Minesweeper {
-        return Err("minesweeper's 8x10 board does not fit the 768-input network".into());
+    if let Some(board) =
+        with_variant!(s.variant, V => (!supports::<V>()).then_some(<<V as Variant>::G as Geometry>::RANKS))
+    {
+        return Err(format!(
+            "{}'s 8x{board} board does not fit the {INPUTS}-input network",
+            s.variant
+        ));
     }
     let mut train = Set::default();
     let mut val = Set::default();
@@ -543,6 +543,7 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Chess;
 
     #[test]
     fn mirrored_feature_is_the_black_perspective() {

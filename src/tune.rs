@@ -17,9 +17,8 @@ use crate::eval::params::{block_of, EvalParams, N_PARAMS};
 use crate::eval::{
     coefficients, default_params, default_params_name, load_params_file, Coefficients, MAX_PHASE,
 };
-use crate::minesweeper::Minesweeper;
 use crate::position::Position;
-use crate::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant, VariantKind};
+use crate::variant::{Variant, VariantKind};
 use crate::zobrist::splitmix64;
 use rayon::prelude::*;
 use std::io::Write;
@@ -201,13 +200,7 @@ fn trace_fen<V: Variant>(fen: &str) -> Option<Coefficients> {
 }
 
 fn trace_any(variant: VariantKind, fen: &str) -> Option<Coefficients> {
-    match variant {
-        VariantKind::Chess => trace_fen::<Chess>(fen),
-        VariantKind::Atomic => trace_fen::<Atomic>(fen),
-        VariantKind::KingOfTheHill => trace_fen::<KingOfTheHill>(fen),
-        VariantKind::Minesweeper => trace_fen::<Minesweeper>(fen),
-        VariantKind::ThreeCheck => trace_fen::<ThreeCheck>(fen),
-    }
+    with_variant!(variant, V => trace_fen::<V>(fen))
 }
 
 /// Golden-section search for the `K` minimising the result-only loss.

@@ -16,7 +16,6 @@ use crate::search::timeman::Limits;
 use crate::search::{IterationInfo, Reporter, SearchResult};
 use crate::skill;
 use crate::variant::{Variant, VariantKind};
-use crate::with_game;
 use std::io::{BufRead, Write};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};

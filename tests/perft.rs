@@ -5,7 +5,8 @@
 
 use sapper::perft::perft;
 use sapper::position::Position;
-use sapper::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant};
+use sapper::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant, VariantKind};
+use sapper::with_variant;
 
 const QUICK_NODES: u64 = 5_000_000;
 
@@ -15,8 +16,17 @@ struct Case {
     depths: Vec<(u32, u64)>,
 }
 
+/// Variants without a suite in `engine-tests/perft/`: no peer engine plays
+/// minesweeper, so `tests/minesweeper_reference.rs` checks its move generator
+/// against a slow reference generator instead.
+const NO_SUITE: &[VariantKind] = &[VariantKind::Minesweeper];
+
+fn suite_path(variant: &str) -> String {
+    format!("{}/engine-tests/perft/{variant}.epd", env!("CARGO_MANIFEST_DIR"))
+}
+
 fn load(variant: &str) -> Vec<Case> {
-    let path = format!("{}/engine-tests/perft/{variant}.epd", env!("CARGO_MANIFEST_DIR"));
+    let path = suite_path(variant);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -67,6 +77,22 @@ fn run_suite<V: Variant>(min_nodes: u64, max_nodes: u64) -> usize {
     ran
 }
 
+/// Every variant of the registration list has its suite (its file is all a new
+/// variant adds for perft), and its quick figures agree.
+#[test]
+fn every_registered_variant_has_a_suite() {
+    for kind in VariantKind::ALL {
+        let exists = std::path::Path::new(&suite_path(kind.name())).exists();
+        if NO_SUITE.contains(&kind) {
+            assert!(!exists, "{kind} has a suite: remove it from NO_SUITE");
+            continue;
+        }
+        assert!(exists, "{kind}: no perft suite {}", suite_path(kind.name()));
+        let ran = with_variant!(kind, V => run_suite::<V>(0, QUICK_NODES));
+        assert!(ran >= 6, "{kind}: only {ran} quick figures");
+    }
+}
+
 #[test]
 fn chess_suite_quick() {
     assert!(run_suite::<Chess>(0, QUICK_NODES) >= 60);
@@ -85,10 +111,11 @@ fn kingofthehill_suite_quick() {
 #[test]
 #[ignore = "deep perft: minutes; run with --release -- --ignored"]
 fn all_suites_deep() {
-    let deep = run_suite::<Chess>(QUICK_NODES + 1, u64::MAX)
-        + run_suite::<Atomic>(QUICK_NODES + 1, u64::MAX)
-        + run_suite::<KingOfTheHill>(QUICK_NODES + 1, u64::MAX)
-        + run_suite::<ThreeCheck>(QUICK_NODES + 1, u64::MAX);
+    let deep: usize = VariantKind::ALL
+        .into_iter()
+        .filter(|kind| !NO_SUITE.contains(kind))
+        .map(|kind| with_variant!(kind, V => run_suite::<V>(QUICK_NODES + 1, u64::MAX)))
+        .sum();
     assert!(deep >= 5);
 }
 

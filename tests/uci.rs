@@ -668,9 +668,17 @@ fn eval_names_the_loaded_parameter_file() {
     let embedded = parameters(s.cmd("eval"));
     assert!(!embedded.contains("EvalFile"), "{embedded}");
     let loaded = s.cmd(&format!("setoption name EvalFile value {}", path.display()));
-    let hash = loaded[0].rsplit("hash ").next().unwrap().trim_end_matches(')').to_string();
+    let hash = loaded[0]
+        .rsplit("hash ")
+        .next()
+        .unwrap()
+        .trim_end_matches(')')
+        .to_string();
     let named = parameters(s.cmd("eval"));
-    assert_eq!(named, format!("Parameters: chess-{hash}.eval (EvalFile) (hash {hash})"));
+    assert_eq!(
+        named,
+        format!("Parameters: chess-{hash}.eval (EvalFile) (hash {hash})")
+    );
     s.cmd("setoption name EvalFile value <embedded>");
     assert_eq!(parameters(s.cmd("eval")), embedded);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -16,7 +16,6 @@ use crate::search::{score, IterationInfo, Reporter, SearchOptions, SearchShared,
 use crate::skill::Skill;
 use crate::types::Color;
 use crate::variant::{Outcome, Variant, VariantKind};
-use crate::with_game;
 use progress::Console;
 use rand::rngs::StdRng;
 use rand::SeedableRng;

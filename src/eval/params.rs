@@ -13,7 +13,10 @@
 //! read like a board diagram. Every block of [`SCHEMA`] must appear exactly once per
 //! half with exactly its number of values, each an integer within +-100000. Units are
 //! centipawns (per unit of the term's coefficient). The hash in the file name is
-//! FNV-1a (32 bits) of the whole text, comments included; loaders check it.
+//! FNV-1a (32 bits) of the whole text, comments included; loaders check it. A block
+//! that only some variants' evaluations read (their `Variant::EVAL_BLOCKS`) may be
+//! left out of the other variants' files, and reads as zeros there
+//! (`VariantKind::may_omit_block`).
 
 // build.rs compiles this file too, to check the embedded files: it provides these
 // two names only (a new import needs a stand-in in build.rs's `library`).
@@ -133,7 +136,8 @@ schema! {
     // mine density in percent.
     MINE_RISK "mine_risk" 4 false;
     // Three-check: per side, by the checks it has left: [three, two, one]. A bonus
-    // that grows as a side nears its third check (optional in other variants' files).
+    // that grows as a side nears its third check (`ThreeCheck::EVAL_BLOCKS`: optional
+    // in other variants' files).
     THREE_CHECK "three_check" 3 false;
     // Atomic: how hard the attacked king is to defend, per side against the other
     // king. [0..3]: two threats or more, three or more, of capturing a piece next to
@@ -142,17 +146,9 @@ schema! {
     // faster than the count, which ATOMIC_KING_BLAST weighs linearly). [4..11]: king
     // danger in buckets of min(2 * attacked zone squares / (safe king squares + 1), 7),
     // after Fairy-Stockfish's atomic explosion-threat term (evaluate.cpp, 2023), whose
-    // bonus is quadratic in the same ratio (optional in other variants' files).
+    // bonus is quadratic in the same ratio (optional in other variants' files: `Atomic::EVAL_BLOCKS`).
     ATOMIC_THREATS "atomic_threats" 12 false;
 }
-
-/// Blocks a parameter file may leave out, read as zeros, with the variant whose
-/// files must give them: blocks of one variant added after the other variants'
-/// files were written, so that those stay valid and keep their content hashes.
-pub const OPTIONAL_BLOCKS: &[(&str, VariantKind)] = &[
-    ("three_check", VariantKind::ThreeCheck),
-    ("atomic_threats", VariantKind::Atomic),
-];
 
 /// The block that holds weight `index`.
 pub fn block_of(index: usize) -> &'static Block {
@@ -348,9 +344,7 @@ impl EvalParams {
         for (i, block) in SCHEMA.iter().enumerate() {
             for half in 0..2 {
                 let name = format!("{}_{}", block.name, ["mg", "eg"][half]);
-                let optional = OPTIONAL_BLOCKS
-                    .iter()
-                    .any(|&(b, owner)| b == block.name && owner != variant);
+                let optional = variant.may_omit_block(block.name);
                 let list = match values[2 * i + half].take() {
                     Some(list) => list,
                     None if optional => vec![0; block.len],

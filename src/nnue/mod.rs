@@ -27,30 +27,6 @@ use crate::position::Position;
 use crate::types::{Color, Role};
 use crate::variant::{Variant, VariantKind};
 
-/// The variant's code in a network file's header and in `datagen` records (one
-/// byte, stable across versions: files keep their meaning).
-pub fn variant_code(v: VariantKind) -> u8 {
-    match v {
-        VariantKind::Chess => 0,
-        VariantKind::Atomic => 1,
-        VariantKind::KingOfTheHill => 2,
-        VariantKind::Minesweeper => 3,
-        VariantKind::ThreeCheck => 4,
-    }
-}
-
-/// The variant of a file's or record's code.
-pub fn variant_from_code(code: u8) -> Option<VariantKind> {
-    Some(match code {
-        0 => VariantKind::Chess,
-        1 => VariantKind::Atomic,
-        2 => VariantKind::KingOfTheHill,
-        3 => VariantKind::Minesweeper,
-        4 => VariantKind::ThreeCheck,
-        _ => return None,
-    })
-}
-
 /// Inputs per side: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
 /// Hidden values per side (the transformer's width).
@@ -184,7 +160,7 @@ impl Network {
         let code = r.u32();
         let variant = u8::try_from(code)
             .ok()
-            .and_then(variant_from_code)
+            .and_then(VariantKind::from_code)
             .ok_or(NetworkError::UnknownVariant(code))?;
         let hidden = r.u32();
         if hidden as usize != HIDDEN {
@@ -255,7 +231,7 @@ impl Network {
         let mut out = Vec::with_capacity(FILE_BYTES);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(variant_code(self.variant) as u32).to_le_bytes());
+        out.extend_from_slice(&u32::from(self.variant.code()).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         for v in self
             .ft_weights

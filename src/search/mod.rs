@@ -762,7 +762,6 @@ mod tests {
     use crate::eval::default_params;
     use crate::game::AnyGame;
     use crate::variant::VariantKind;
-    use crate::with_game;
 
     /// A weakened level chooses among `SearchResult::lines`, so every line must carry a
     /// score the search really found: when a node limit cuts an iteration short, an

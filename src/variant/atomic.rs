@@ -50,6 +50,8 @@ impl Variant for Atomic {
     type Belief = ();
     const NAME: &'static str = "atomic";
     const KIND: VariantKind = VariantKind::Atomic;
+    // Added after the other variants' parameter files, which leave it out.
+    const EVAL_BLOCKS: &'static [&'static str] = &["atomic_threats"];
     const KING_MAY_BE_MISSING: bool = true;
     const KINGS_MAY_TOUCH: bool = true;
     const KINGS_CAPTURE: bool = false;

@@ -5,6 +5,14 @@
 //! search and evaluation are compiled once per variant and every rule test is
 //! resolved at compile time (no run-time flags in the hot path). [`VariantKind`] names
 //! a variant at the edges (UCI, command line) and picks the monomorphised code once.
+//!
+//! The registration list (the `variants!` invocation below) is the one place that
+//! names every variant: `VariantKind`, `AnyGame` and the dispatch macros
+//! `with_variant!` and `with_game!` are generated from it (`docs/architecture.md`,
+//! "Adding a variant").
+
+#[macro_use]
+mod registry;
 
 pub mod atomic;
 mod chess;
@@ -82,6 +90,11 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
     const SPECIAL_WIN: &'static str = "special rule";
     /// The PGN `Variant` tag's value (`None` for standard chess, which has none).
     const PGN_VARIANT: Option<&'static str> = None;
+    /// The blocks of the parameter schema (`eval::params::SCHEMA`) that only this
+    /// variant's evaluation reads (three-check: `three_check`). This variant's
+    /// parameter files must give them; other variants' files may leave them out
+    /// ([`VariantKind::may_omit_block`]).
+    const EVAL_BLOCKS: &'static [&'static str] = &[];
 
     /// Number of FEN fields after the standard six (minesweeper: minefield, counter).
     /// When non-zero, a FEN must have exactly `6 + EXTRA_FEN_FIELDS` fields.
@@ -307,41 +320,38 @@ pub(crate) fn lone_minor_at_most<V: Variant>(pos: &Position<V>) -> bool {
     majors_and_pawns.is_empty() && (pos.role(Role::Knight) | pos.role(Role::Bishop)).count() <= 1
 }
 
-/// A variant named at run time: the `UCI_Variant` value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum VariantKind {
+// The registration list: one line per variant, `Kind = code => type` (see
+// `registry.rs`). The order is `UCI_Variant`'s; a code, stored in network files and
+// `datagen` records, is never changed or reused.
+variants! {
     /// Standard chess.
-    #[default]
-    Chess,
+    Chess = 0 => variant::Chess,
     /// Atomic chess.
-    Atomic,
+    Atomic = 1 => variant::Atomic,
     /// King of the hill.
-    KingOfTheHill,
+    KingOfTheHill = 2 => variant::KingOfTheHill,
     /// Minesweeper chess (8x10 board, hidden mines).
-    Minesweeper,
+    Minesweeper = 3 => minesweeper::Minesweeper,
     /// Three-check (lichess's `3check`).
-    ThreeCheck,
+    ThreeCheck = 4 => variant::ThreeCheck,
 }
 
 impl VariantKind {
-    /// Every variant, in the order `UCI_Variant` lists them.
-    pub const ALL: [VariantKind; 5] = [
-        VariantKind::Chess,
-        VariantKind::Atomic,
-        VariantKind::KingOfTheHill,
-        VariantKind::Minesweeper,
-        VariantKind::ThreeCheck,
-    ];
+    /// Whether this variant's parameter files may leave out block `name` (read as
+    /// zeros): a block that another variant's evaluation owns
+    /// ([`Variant::EVAL_BLOCKS`]) and this one's does not. Such a block was added
+    /// after the other variants' files were written; they stay valid and keep their
+    /// content hashes.
+    pub fn may_omit_block(self, name: &str) -> bool {
+        !self.eval_blocks().contains(&name)
+            && VariantKind::ALL.iter().any(|v| v.eval_blocks().contains(&name))
+    }
+}
 
-    /// The `UCI_Variant` name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            VariantKind::Chess => "chess",
-            VariantKind::Atomic => "atomic",
-            VariantKind::KingOfTheHill => "kingofthehill",
-            VariantKind::Minesweeper => "minesweeper",
-            VariantKind::ThreeCheck => "3check",
-        }
+impl Default for VariantKind {
+    /// Standard chess, the list's first line.
+    fn default() -> Self {
+        VariantKind::ALL[0]
     }
 }
 

@@ -95,6 +95,8 @@ impl Variant for ThreeCheck {
     const KIND: VariantKind = VariantKind::ThreeCheck;
     const SPECIAL_WIN: &'static str = "third check";
     const PGN_VARIANT: Option<&'static str> = Some("Three-check");
+    // Added after the other variants' parameter files, which leave it out.
+    const EVAL_BLOCKS: &'static [&'static str] = &["three_check"];
     const OPTIONAL_FEN_FIELDS: usize = 1;
 
     fn start_fen() -> &'static str {
