@@ -418,7 +418,7 @@ impl<V: Variant> Searcher<V> {
         let interrupted_best = root_moves[0].score > -INFINITE;
         let (root_moves, partial) = match completed {
             Some(done) if !(interrupted_best && root_moves[0].mv != done[0].mv) => (done, false),
-            _ => {
+            done => {
                 // Moves the cut-short iteration did not reach have no score (they sort
                 // last); they must not become lines, or a weakened level would pick an
                 // unsearched move as if it scored a draw.
@@ -429,6 +429,19 @@ impl<V: Variant> Searcher<V> {
                     .filter(|rm| rm.score == -INFINITE || root_draw)
                 {
                     rm.score = 0;
+                }
+                // MultiPV lines the cut-short iteration did not reach keep their last
+                // completed search (as Stockfish reports them), so the lines shown
+                // still name `lines` different first moves: a GUI keeps each
+                // multipv number's latest line, and a line left over from the
+                // previous depth could repeat the new best move.
+                for rm in done.into_iter().flatten() {
+                    if root_moves.len() >= lines {
+                        break;
+                    }
+                    if !root_moves.iter().any(|r| r.mv == rm.mv) {
+                        root_moves.push(rm);
+                    }
                 }
                 (root_moves, true)
             }
@@ -763,6 +776,18 @@ mod tests {
     use crate::game::AnyGame;
     use crate::variant::VariantKind;
 
+    /// Records each multipv number's latest first move, as a GUI keeps its lines.
+    #[derive(Default)]
+    struct LatestLines(std::collections::BTreeMap<usize, Move>);
+
+    impl Reporter for LatestLines {
+        fn iteration(&mut self, info: &IterationInfo) {
+            if let Some(&m) = info.pv.first() {
+                self.0.insert(info.multipv, m);
+            }
+        }
+    }
+
     /// A weakened level chooses among `SearchResult::lines`, so every line must carry a
     /// score the search really found: when a node limit cuts an iteration short, an
     /// unsearched move must not appear scored as a draw.
@@ -801,10 +826,17 @@ mod tests {
                     multipv: 4,
                     ..SearchOptions::default()
                 };
+                let mut latest = LatestLines::default();
                 with_game!(&game, g, V => {
                     let result = Searcher::<V>::new()
-                        .search(&g.position, &g.keys, &limits, &options, &shared, &params, &mut Silent);
+                        .search(&g.position, &g.keys, &limits, &options, &shared, &params, &mut latest);
                     assert_eq!(result.lines[0].0, result.best, "{fen} at {nodes} nodes");
+                    // What a GUI shows, each multipv number's latest line, names
+                    // different first moves, as the result's lines do.
+                    let firsts: std::collections::HashSet<Move> = latest.0.values().copied().collect();
+                    assert_eq!(firsts.len(), latest.0.len(), "{fen} at {nodes} nodes: {:?}", latest.0);
+                    let moves: std::collections::HashSet<Move> = result.lines.iter().map(|l| l.0).collect();
+                    assert_eq!(moves.len(), result.lines.len(), "{fen} at {nodes} nodes");
                     assert!((1..=4).contains(&result.lines.len()), "{fen} at {nodes} nodes");
                     if lost {
                         assert!(
