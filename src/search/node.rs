@@ -171,6 +171,9 @@ impl<V: Variant> Searcher<V> {
         }
 
         let in_check = pos.in_check();
+        // A threat to win next move (a king one step from the hill) is answered as a
+        // check: the static evaluation does not see it, so it must not prune.
+        let threatened = !in_check && V::threatens_win(pos);
         // `raw_eval` is the static evaluation (what the table stores); `eval`, used by
         // the pruning below, is refined by a stored search score when its bound says
         // the true value lies beyond the evaluation.
@@ -186,7 +189,7 @@ impl<V: Variant> Searcher<V> {
         self.stack[si].eval = raw_eval;
         let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && raw_eval > self.stack[si - 2].eval;
 
-        if !PV && !in_check && !is_mate(beta) && excluded.is_none() {
+        if !PV && !in_check && !threatened && !is_mate(beta) && excluded.is_none() {
             // Reverse futility pruning: far above beta, a quiet move will not fall below.
             if REVERSE_FUTILITY
                 && depth <= sp::rfp_depth()
@@ -223,7 +226,13 @@ impl<V: Variant> Searcher<V> {
         }
         // ProbCut (Buro 1995, in Stockfish's form): a capture whose reduced search
         // beats beta by a margin would almost surely beat beta at full depth.
-        if PROBCUT && !PV && !in_check && !is_mate(beta) && excluded.is_none() && depth >= sp::probcut_depth()
+        if PROBCUT
+            && !PV
+            && !in_check
+            && !threatened
+            && !is_mate(beta)
+            && excluded.is_none()
+            && depth >= sp::probcut_depth()
         {
             let probcut_beta = beta + sp::probcut_margin() - sp::probcut_improving() * i32::from(improving);
             let table_says_less = matches!((tt_hit, tt_score), (Some(h), Some(s)) if h.depth >= probcut_stored_depth(depth) && s < probcut_beta);
@@ -288,11 +297,14 @@ impl<V: Variant> Searcher<V> {
             let p = self.mine_probability(pos, m);
             let child = (!is_chance(p)).then(|| play_certain(pos, m, p));
             let gives_check = child.as_ref().is_some_and(|c| c.in_check());
+            // A move that threatens to win next move is spared pruning as a check is
+            // (but not extended: a king can renew such a threat move after move).
+            let threatens = child.as_ref().is_some_and(|c| V::threatens_win(c));
 
             // Shallow pruning, once a move has secured a non-losing score. Checks are
             // judged like captures (a quiet check may mate).
             if best_score > -MATE_BOUND && !critical {
-                if !noisy && !gives_check {
+                if !noisy && !gives_check && !threatens {
                     let lmp_limit = (sp::lmp_base() + depth * depth) as usize / (2 - usize::from(improving));
                     if LATE_MOVE_PRUNING && !PV && depth <= sp::lmp_depth() && quiets_tried.len() >= lmp_limit
                     {
@@ -302,6 +314,7 @@ impl<V: Variant> Searcher<V> {
                     // below alpha.
                     if FUTILITY
                         && !in_check
+                        && !threatened
                         && depth <= sp::futility_depth()
                         && eval + sp::futility_base() + sp::futility_per_depth() * depth <= alpha
                     {
@@ -541,10 +554,14 @@ impl<V: Variant> Searcher<V> {
             }
         }
         let in_check = pos.in_check();
+        // Answering a threat to win next move as a check (see `negamax`): every move,
+        // and no stand pat. Only at quiescence's first ply: deeper, two kings next to
+        // the hill could renew their threats move after move, to the ply limit.
+        let evading = in_check || (checks && V::threatens_win(pos));
         let mut best_score = -INFINITE;
         let mut raw_eval = NO_EVAL;
         let mut stand_pat = -INFINITE;
-        if !in_check {
+        if !evading {
             raw_eval = tt_hit.map_or_else(|| self.static_eval(pos, ply, ctx.params), |h| h.eval);
             stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
@@ -553,7 +570,7 @@ impl<V: Variant> Searcher<V> {
             }
             alpha = alpha.max(best_score);
         }
-        let gen = if in_check || checks {
+        let gen = if evading || checks {
             GenType::All
         } else {
             GenType::Noisy
@@ -570,7 +587,7 @@ impl<V: Variant> Searcher<V> {
                 continue;
             }
             legal += 1;
-            if SEE_PRUNING && !in_check && !see_ge(pos, m, 0) && !V::is_critical(pos, m) {
+            if SEE_PRUNING && !evading && !see_ge(pos, m, 0) && !V::is_critical(pos, m) {
                 continue;
             }
             let p = self.mine_probability(pos, m);
@@ -582,7 +599,7 @@ impl<V: Variant> Searcher<V> {
                 self.chance::<false>(pos, m, p, alpha, beta, 0, ply, ctx, false)
             } else {
                 let child = play_certain(pos, m, p);
-                if !in_check && !is_noisy(pos, m) && !child.in_check() {
+                if !evading && !is_noisy(pos, m) && !child.in_check() {
                     continue;
                 }
                 // Delta pruning: even winning the captured piece for free cannot
@@ -590,7 +607,7 @@ impl<V: Variant> Searcher<V> {
                 // worth is its whole explosion.
                 if DELTA_PRUNING
                     && V::CAPTURE_WINS_ONLY_THE_VICTIM
-                    && !in_check
+                    && !evading
                     && m.kind() != MoveKind::PromoteQueen
                     && !child.in_check()
                 {
@@ -619,8 +636,8 @@ impl<V: Variant> Searcher<V> {
                 }
             }
         }
-        if in_check && legal == 0 {
-            return mated_in(ply);
+        if legal == 0 && evading {
+            return if in_check { mated_in(ply) } else { 0 };
         }
         let bound = if best_score >= beta {
             Bound::Lower

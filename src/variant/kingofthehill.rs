@@ -76,6 +76,24 @@ impl Variant for KingOfTheHill {
             .any(|sq| pos.is_legal(Move::new(king, sq, MoveKind::Normal)))
     }
 
+    /// The other king can step onto the hill: a free or enemy-held hill square
+    /// next to it that the side to move does not attack.
+    #[inline(always)]
+    fn threatens_win(pos: &Position<Self>) -> bool {
+        let us = pos.side_to_move();
+        let Some(king) = pos.king(!us) else {
+            return false;
+        };
+        let targets = Board8x8::king_attacks(king) & hill() & !pos.color(!us);
+        if targets.is_empty() {
+            return false;
+        }
+        let occupied = pos.occupied().without(king);
+        targets
+            .squares()
+            .any(|sq| !pos.attacks_for_king_safety(sq, us, occupied))
+    }
+
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
         hill_terms(pos, info, acc);
@@ -164,5 +182,53 @@ fn hill_terms<A: Accumulator>(
         let stm = pos.side_to_move();
         let diff = dist[1 - stm.index()] as i32 - dist[stm.index()] as i32;
         acc.add(idx::HILL_RACE + (diff + 4).clamp(0, 8) as usize, stm.sign());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position<KingOfTheHill> {
+        Position::from_fen(fen).unwrap().0
+    }
+
+    #[test]
+    fn a_king_next_to_a_free_hill_square_threatens_to_win() {
+        // Black's king on c6 can step onto d5; White is to move and must answer.
+        let p = pos("8/8/2k5/8/8/8/8/K7 w - - 0 1");
+        assert!(KingOfTheHill::threatens_win(&p));
+        assert!(!KingOfTheHill::wins_next_move(&p));
+        // The same position with Black to move: the threat is the win itself.
+        let p = pos("8/8/2k5/8/8/8/8/K7 b - - 0 1");
+        assert!(KingOfTheHill::wins_next_move(&p));
+        assert!(!KingOfTheHill::threatens_win(&p));
+        // A rook on the d-file guards d5: no threat.
+        assert!(!KingOfTheHill::threatens_win(&pos(
+            "8/8/2k5/8/8/8/8/K2R4 w - - 0 1"
+        )));
+        // A black piece on d5 blocks the step.
+        assert!(!KingOfTheHill::threatens_win(&pos(
+            "8/8/2k5/3n4/8/8/8/K7 w - - 0 1"
+        )));
+        // A white piece there can be taken.
+        assert!(KingOfTheHill::threatens_win(&pos(
+            "8/8/2k5/3N4/8/8/8/K7 w - - 0 1"
+        )));
+    }
+
+    #[test]
+    fn every_hill_square_in_reach_must_be_guarded() {
+        // The king on c5 reaches d4 and d5: the knight on e2 guards d4, the one on
+        // e3 guards d5.
+        assert!(!KingOfTheHill::threatens_win(&pos(
+            "8/8/8/2k5/8/4N3/4N3/K7 w - - 0 1"
+        )));
+        assert!(KingOfTheHill::threatens_win(&pos(
+            "8/8/8/2k5/8/8/4N3/K7 w - - 0 1"
+        )));
+        assert!(KingOfTheHill::threatens_win(&pos(
+            "8/8/8/2k5/8/4N3/8/K7 w - - 0 1"
+        )));
     }
 }

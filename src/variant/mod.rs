@@ -273,6 +273,16 @@ pub trait Variant: 'static + Copy + Default + Debug + Send + Sync + Eq + Hash {
         false
     }
 
+    /// Whether the side *not* to move would win with its next move by the rule of
+    /// [`Variant::wins_next_move`] (king of the hill: its king has a legal step onto
+    /// the hill). The search treats such a threat as a check: the side to move must
+    /// answer it, so neither a stand pat nor pruning by the static evaluation is
+    /// sound. Asked only when the side to move is not in check.
+    #[inline(always)]
+    fn threatens_win(_pos: &Position<Self>) -> bool {
+        false
+    }
+
     // ---- what evaluation must know ----------------------------------------------------
 
     /// Adds the variant's evaluation terms to `acc`, White's point of view, after
