@@ -297,14 +297,14 @@ impl<V: Variant> Searcher<V> {
             let p = self.mine_probability(pos, m);
             let child = (!is_chance(p)).then(|| play_certain(pos, m, p));
             let gives_check = child.as_ref().is_some_and(|c| c.in_check());
-            // A move that threatens to win next move is spared pruning as a check is
-            // (but not extended: a king can renew such a threat move after move).
-            let threatens = child.as_ref().is_some_and(|c| V::threatens_win(c));
 
             // Shallow pruning, once a move has secured a non-losing score. Checks are
             // judged like captures (a quiet check may mate).
             if best_score > -MATE_BOUND && !critical {
-                if !noisy && !gives_check && !threatens {
+                // A move that threatens to win next move is spared as a check is (but
+                // not extended: a king can renew such a threat move after move). Asked
+                // last, only of the quiet moves pruning could drop.
+                if !noisy && !gives_check && !child.as_ref().is_some_and(|c| V::threatens_win(c)) {
                     let lmp_limit = (sp::lmp_base() + depth * depth) as usize / (2 - usize::from(improving));
                     if LATE_MOVE_PRUNING && !PV && depth <= sp::lmp_depth() && quiets_tried.len() >= lmp_limit
                     {
