@@ -12,7 +12,8 @@
 //! Terms: material and piece-square tables, bishop pair, tempo; pawn structure
 //! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
 //! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
-//! threats; atomic: king blast threats, the best blast's net value, pieces next to the
+//! threats; chess and king of the hill: king danger from attackers, weak squares and
+//! checks ([`king`]); atomic: king blast threats, the best blast's net value, pieces next to the
 //! own king, connected kings; king of the hill: safe-path distance to the hill, the
 //! race, hill control and blockers; minesweeper: pieces that must cross the fog.
 //! The variant terms live with their variants (`variant/atomic.rs`,
@@ -23,6 +24,7 @@
 //! `EvalFile` UCI option.
 
 pub mod endgame;
+pub mod king;
 pub mod params;
 
 use crate::bitboard::BitBoard;
@@ -427,6 +429,13 @@ pub struct SideInfo<B> {
     pub(crate) twice: B,
     /// The king zone: the king's square and its neighbours (empty without a king).
     pub(crate) king_zone: B,
+    /// This side's knights, bishops, rooks and queens that attack the enemy king
+    /// zone ([`king`]'s attacker count).
+    pub(crate) zone_attackers: i32,
+    /// Their summed [`king::ATTACKER_WEIGHT`].
+    pub(crate) zone_attack_weight: i32,
+    /// Their attacks on squares next to the enemy king, one per piece and square.
+    pub(crate) ring_attacks: i32,
 }
 
 impl<B: BitBoard> SideInfo<B> {
@@ -480,6 +489,9 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         all: Bb::<V>::EMPTY,
         twice: Bb::<V>::EMPTY,
         king_zone: Bb::<V>::EMPTY,
+        zone_attackers: 0,
+        zone_attack_weight: 0,
+        ring_attacks: 0,
     }; 2];
     for color in Color::ALL {
         let i = &mut info[color.index()];
@@ -495,6 +507,7 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         let c = color.index();
         let area = !pos.color(color) & !info[1 - c].pawn_attacks();
         let their_zone = info[1 - c].king_zone;
+        let their_ring = info[1 - c].king_ring();
         for (role, table, len) in [
             (Role::Knight, idx::MOBILITY_KNIGHT, 9),
             (Role::Bishop, idx::MOBILITY_BISHOP, 14),
@@ -514,7 +527,13 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
                 info[c].by_role[r] |= attacks;
                 let mobility = ((attacks & area).count() as usize).min(len - 1);
                 acc.add(table + mobility, s);
-                danger_units[1 - c] += KING_ATTACK_UNITS[r] * (attacks & their_zone).count() as i32;
+                let zone_hits = attacks & their_zone;
+                if zone_hits.any() {
+                    danger_units[1 - c] += KING_ATTACK_UNITS[r] * zone_hits.count() as i32;
+                    info[c].zone_attackers += 1;
+                    info[c].zone_attack_weight += king::ATTACKER_WEIGHT[r];
+                    info[c].ring_attacks += (attacks & their_ring).count() as i32;
+                }
             }
         }
         let i = &mut info[c];

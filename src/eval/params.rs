@@ -148,6 +148,10 @@ schema! {
     // after Fairy-Stockfish's atomic explosion-threat term (evaluate.cpp, 2023), whose
     // bonus is quadratic in the same ratio (optional in other variants' files: `Atomic::EVAL_BLOCKS`).
     ATOMIC_THREATS "atomic_threats" 12 false;
+    // Chess and king of the hill: king danger from the attack on the king (attackers,
+    // weak squares, safe and unsafe checks; `eval::king`), in buckets of
+    // `eval::king::DANGER_STEP` (optional in other variants' files).
+    KING_ATTACK "king_attack" 16 false;
 }
 
 /// The block that holds weight `index`.
@@ -401,6 +405,13 @@ impl EvalParams {
             out.push_str(&format!("# {line}\n").replace("# \n", "#\n"));
         }
         for block in SCHEMA {
+            // Another variant's block, unread here: left out while it is all zeros,
+            // as the files written before it was added leave it out (`build.rs`
+            // tells the optional blocks by such files).
+            let span = &self.weights[block.offset..block.offset + block.len];
+            if self.variant.may_omit_block(block.name) && span.iter().all(|w| *w == [0, 0]) {
+                continue;
+            }
             for (half, suffix) in ["mg", "eg"].iter().enumerate() {
                 out.push_str(&format!("{}_{suffix}\n", block.name));
                 let values: Vec<i32> = (0..block.len)
@@ -482,6 +493,23 @@ mod tests {
         assert_eq!(idx::PST_KING, idx::PST_PAWN + 5 * 64);
         assert_eq!(idx::MOBILITY_BISHOP, idx::MOBILITY_KNIGHT + 9);
         assert_eq!(idx::MOBILITY_QUEEN, idx::MOBILITY_ROOK + 15);
+    }
+
+    #[test]
+    fn another_variants_zero_block_is_left_out_and_a_set_one_kept() {
+        let chess = EvalParams::zero(VariantKind::Chess);
+        let text = chess.to_text();
+        assert!(text.contains("king_attack_mg"), "chess's own block");
+        assert!(!text.contains("three_check_mg") && !text.contains("atomic_threats_mg"));
+        let mut atomic = EvalParams::zero(VariantKind::Atomic);
+        assert!(atomic.to_text().contains("atomic_threats_mg"));
+        assert!(!atomic.to_text().contains("king_attack_mg"));
+        // A weight set there is written, so a file read back loses nothing.
+        atomic.weights[idx::KING_ATTACK + 3] = [0, -5];
+        let text = atomic.to_text();
+        assert!(text.contains("king_attack_eg"));
+        let back = EvalParams::parse(&text, VariantKind::Atomic).unwrap();
+        assert_eq!(back.weights, atomic.weights);
     }
 
     #[test]

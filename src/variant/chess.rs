@@ -1,7 +1,9 @@
-//! Standard chess: every hook keeps its default.
+//! Standard chess: every hook keeps its default but the evaluation's, which adds
+//! king danger from the attack on the king (`eval::king`).
 
+use crate::eval::{king, Accumulator, SideInfo};
 use crate::geometry::Board8x8;
-use crate::position::Position;
+use crate::position::{Bb, Position};
 use crate::variant::{lone_minor_at_most, Variant, VariantKind};
 
 /// Standard chess.
@@ -14,8 +16,14 @@ impl Variant for Chess {
     type Belief = ();
     const NAME: &'static str = "chess";
     const KIND: VariantKind = VariantKind::Chess;
+    const EVAL_BLOCKS: &'static [&'static str] = &["king_attack"];
 
     fn is_drawn_material(pos: &Position<Self>) -> bool {
         lone_minor_at_most(pos)
+    }
+
+    #[inline(always)]
+    fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
+        king::king_attack_terms(pos, info, acc);
     }
 }

@@ -33,6 +33,7 @@ impl Variant for KingOfTheHill {
     const KIND: VariantKind = VariantKind::KingOfTheHill;
     const SPECIAL_WIN: &'static str = "king on the hill";
     const PGN_VARIANT: Option<&'static str> = Some("King of the Hill");
+    const EVAL_BLOCKS: &'static [&'static str] = &["king_attack"];
 
     #[inline(always)]
     fn special_outcome(pos: &Position<Self>) -> Option<Outcome> {
@@ -97,6 +98,7 @@ impl Variant for KingOfTheHill {
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
         hill_terms(pos, info, acc);
+        crate::eval::king::king_attack_terms(pos, info, acc);
     }
 }
 
