@@ -37,14 +37,12 @@ pub const DANGER_STEP: i32 = 200;
 /// Buckets in [`idx::KING_ATTACK`].
 pub const BUCKETS: usize = 16;
 
-/// The danger index to `us`'s king, in Stockfish's internal units (0 without a king
-/// or an attack; never negative). `info` is what the evaluation's piece loop learnt
-/// of each side.
-pub fn danger<V: Variant>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], us: Color) -> i32 {
+/// The danger index to `us`'s king, in Stockfish's internal units (0 without an
+/// attack; never negative), `None` without a king. `info` is what the evaluation's
+/// piece loop learnt of each side.
+pub fn danger<V: Variant>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], us: Color) -> Option<i32> {
     type G<V> = <V as Variant>::G;
-    let Some(king) = pos.king(us) else {
-        return 0;
-    };
+    let king = pos.king(us)?;
     let them = !us;
     let (u, t) = (&info[us.index()], &info[them.index()]);
     let non_pawn = |i: &SideInfo<Bb<V>>| i.by_role[1..].iter().fold(Bb::<V>::EMPTY, |a, &b| a | b);
@@ -92,7 +90,7 @@ pub fn danger<V: Variant>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], us: Co
     if pos.pieces(them, Role::Queen).is_empty() {
         d -= NO_QUEEN;
     }
-    d.max(0)
+    Some(d.max(0))
 }
 
 /// Adds the [`idx::KING_ATTACK`] bucket of each king's [`danger`] to `acc`
@@ -104,8 +102,8 @@ pub fn king_attack_terms<V: Variant, A: Accumulator>(
     acc: &mut A,
 ) {
     for us in Color::ALL {
-        if pos.king(us).is_some() {
-            let bucket = ((danger(pos, info, us) / DANGER_STEP) as usize).min(BUCKETS - 1);
+        if let Some(d) = danger(pos, info, us) {
+            let bucket = ((d / DANGER_STEP) as usize).min(BUCKETS - 1);
             acc.add(idx::KING_ATTACK + bucket, us.sign());
         }
     }

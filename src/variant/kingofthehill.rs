@@ -4,7 +4,7 @@
 
 use crate::bitboard::BitBoard;
 use crate::eval::params::idx;
-use crate::eval::{backward, dilate, rear_span, Accumulator, SideInfo};
+use crate::eval::{backward, dilate, king, rear_span, Accumulator, SideInfo};
 use crate::geometry::{Board8x8, Geometry};
 use crate::moves::{Move, MoveKind};
 use crate::position::{Bb, Position};
@@ -98,7 +98,7 @@ impl Variant for KingOfTheHill {
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
         hill_terms(pos, info, acc);
-        crate::eval::king::king_attack_terms(pos, info, acc);
+        king::king_attack_terms(pos, info, acc);
     }
 }
 
