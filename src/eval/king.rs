@@ -45,10 +45,7 @@ pub fn danger<V: Variant>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], us: Co
     let king = pos.king(us)?;
     let them = !us;
     let (u, t) = (&info[us.index()], &info[them.index()]);
-    let non_pawn = |i: &SideInfo<Bb<V>>| i.by_role[1..].iter().fold(Bb::<V>::EMPTY, |a, &b| a | b);
-    // Attacked at least twice, pawns included (Stockfish's `attackedBy2`).
-    let twice = |i: &SideInfo<Bb<V>>| i.twice | (i.pawn_attacks() & non_pawn(i));
-    let (u_twice, t_twice) = (twice(u), twice(t));
+    let (u_twice, t_twice) = (u.twice_with_pawns(), t.twice_with_pawns());
     let weak = t.all & !u_twice & (!u.all | u.king_ring() | u.by_role[Role::Queen.index()]);
     let safe = !pos.color(them) & (!u.all | (weak & t_twice));
 

@@ -13,7 +13,8 @@
 //! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
 //! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
 //! threats; chess and king of the hill: king danger from attackers, weak squares and
-//! checks ([`king`]); atomic: king blast threats, the best blast's net value, pieces next to the
+//! checks ([`king`]); chess: threats by role, hanging pieces, passed pawns' king
+//! distances and paths, phalanxes, backward pawns, outposts, space ([`classical`]); atomic: king blast threats, the best blast's net value, pieces next to the
 //! own king, connected kings; king of the hill: safe-path distance to the hill, the
 //! race, hill control and blockers; minesweeper: pieces that must cross the fog.
 //! The variant terms live with their variants (`variant/atomic.rs`,
@@ -23,6 +24,7 @@
 //! The numbers live in `nets/` (embedded at build time) or in a file named by the
 //! `EvalFile` UCI option.
 
+pub mod classical;
 pub mod endgame;
 pub mod king;
 pub mod params;
@@ -354,7 +356,7 @@ fn table_index<G: Geometry>(sq: Square, color: Color) -> usize {
 
 /// `b` shifted one rank toward `color`'s promotion rank.
 #[inline(always)]
-fn forward<B: BitBoard>(color: Color, b: B) -> B {
+pub(crate) fn forward<B: BitBoard>(color: Color, b: B) -> B {
     match color {
         Color::White => b.north(),
         Color::Black => b.south(),
@@ -369,7 +371,7 @@ pub(crate) fn backward<B: BitBoard>(color: Color, b: B) -> B {
 
 /// `b` and every square in front of it (toward `color`'s promotion rank).
 #[inline(always)]
-fn fill_forward<B: BitBoard>(color: Color, b: B) -> B {
+pub(crate) fn fill_forward<B: BitBoard>(color: Color, b: B) -> B {
     // Kogge-Stone: three (8x8) or four (8x10) shifts; bits pushed past the board are
     // dropped by `from_u128`.
     let mut x = b.to_u128();
@@ -402,7 +404,7 @@ pub(crate) fn rear_span<B: BitBoard>(color: Color, b: B) -> B {
 
 /// Squares attacked by `color`'s pawns in `pawns`.
 #[inline(always)]
-fn pawn_attacks<B: BitBoard>(color: Color, pawns: B) -> B {
+pub(crate) fn pawn_attacks<B: BitBoard>(color: Color, pawns: B) -> B {
     let f = forward(color, pawns);
     f.east() | f.west()
 }
@@ -443,6 +445,14 @@ impl<B: BitBoard> SideInfo<B> {
     #[inline(always)]
     pub(crate) fn pawn_attacks(&self) -> B {
         self.by_role[Role::Pawn.index()]
+    }
+
+    /// Squares attacked at least twice, pawns included (Stockfish's `attackedBy2`).
+    #[inline(always)]
+    pub(crate) fn twice_with_pawns(&self) -> B {
+        let non_pawn =
+            self.by_role[1] | self.by_role[2] | self.by_role[3] | self.by_role[4] | self.by_role[5];
+        self.twice | (self.pawn_attacks() & non_pawn)
     }
 
     /// Squares next to the king (empty without a king).

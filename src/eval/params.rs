@@ -152,6 +152,30 @@ schema! {
     // weak squares, safe and unsafe checks; `eval::king`), in buckets of
     // `eval::king::DANGER_STEP` (optional in other variants' files).
     KING_ATTACK "king_attack" 16 false;
+    // Chess (`eval::classical`, optional in other variants' files), after Stockfish's
+    // classical evaluation. Weak or strongly protected non-pawn enemy pieces attacked
+    // by a knight or bishop, by victim role pawn..king.
+    THREAT_BY_MINOR "threat_by_minor" 6 false;
+    // Weak enemy pieces attacked by a rook, by victim role.
+    THREAT_BY_ROOK "threat_by_rook" 6 false;
+    // [by the king, hanging, defended by the queen only, restricted squares, safe
+    // pawn pushes that attack, knight or slider hits on the queen]
+    // (`eval::classical::more`).
+    THREATS_MORE "threats_more" 6 false;
+    // Passed pawns on relative ranks 3..6, by rank: [0..8] the enemy king's distance
+    // to the square in front (capped at 5), [8..16] the own king's.
+    PASSED_KING "passed_king" 16 false;
+    // Passed pawns by relative rank: [0..8] the whole way to promotion empty and
+    // unattacked, [8..16] only the square in front.
+    PASSED_PATH "passed_path" 16 false;
+    // Pawns with an own pawn beside them, by relative rank.
+    PAWN_PHALANX "pawn_phalanx" 8 false;
+    // Backward pawns: no own pawn beside or behind on a neighbouring file, the stop
+    // square held by an enemy pawn.
+    PAWN_BACKWARD "pawn_backward" 1 false;
+    // Outposts, piece placement, king-pawn distance, space
+    // (`eval::classical::piece`).
+    PIECE_TERMS "piece_terms" 12 false;
 }
 
 /// The block that holds weight `index`.

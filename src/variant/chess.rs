@@ -1,7 +1,8 @@
 //! Standard chess: every hook keeps its default but the evaluation's, which adds
-//! king danger from the attack on the king (`eval::king`).
+//! king danger from the attack on the king (`eval::king`) and the terms after
+//! Stockfish's classical evaluation (`eval::classical`).
 
-use crate::eval::{king, Accumulator, SideInfo};
+use crate::eval::{classical, king, Accumulator, SideInfo};
 use crate::geometry::Board8x8;
 use crate::position::{Bb, Position};
 use crate::variant::{lone_minor_at_most, Variant, VariantKind};
@@ -16,7 +17,7 @@ impl Variant for Chess {
     type Belief = ();
     const NAME: &'static str = "chess";
     const KIND: VariantKind = VariantKind::Chess;
-    const EVAL_BLOCKS: &'static [&'static str] = &["king_attack"];
+    const EVAL_BLOCKS: &'static [&'static str] = classical::BLOCKS;
 
     fn is_drawn_material(pos: &Position<Self>) -> bool {
         lone_minor_at_most(pos)
@@ -25,5 +26,6 @@ impl Variant for Chess {
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
         king::king_attack_terms(pos, info, acc);
+        classical::classical_terms(pos, info, acc);
     }
 }
