@@ -5,8 +5,9 @@
 //! where they are linear; where it multiplies two counts (space), the product is the
 //! coefficient. The weights are fitted (`sapper tune`), not Stockfish's.
 //!
-//! Read by chess only (`Chess::EVAL_BLOCKS`): other variants' files may leave the
-//! blocks out, and their evaluations never compute them.
+//! Read by chess and king of the hill (their `Variant::EVAL_BLOCKS` are [`BLOCKS`]):
+//! other variants' files may leave the blocks out, and their evaluations never compute
+//! them.
 
 use crate::bitboard::BitBoard;
 use crate::eval::params::idx;

@@ -13,9 +13,10 @@
 //! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
 //! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
 //! threats; chess and king of the hill: king danger from attackers, weak squares and
-//! checks ([`king`]); chess: threats by role, hanging pieces, passed pawns' king
-//! distances and paths, phalanxes, backward pawns, outposts, space ([`classical`]); atomic: king blast threats, the best blast's net value, pieces next to the
-//! own king, connected kings; king of the hill: safe-path distance to the hill, the
+//! checks ([`king`]), threats by role, hanging pieces, passed pawns' king
+//! distances and paths, phalanxes, backward pawns, outposts, space ([`classical`]);
+//! atomic: king blast threats, the best blast's net value, pieces next to the own
+//! king, connected kings; king of the hill: safe-path distance to the hill, the
 //! race, hill control and blockers; minesweeper: pieces that must cross the fog.
 //! The variant terms live with their variants (`variant/atomic.rs`,
 //! `variant/kingofthehill.rs`, `minesweeper/`), which add them through

@@ -152,8 +152,8 @@ schema! {
     // weak squares, safe and unsafe checks; `eval::king`), in buckets of
     // `eval::king::DANGER_STEP` (optional in other variants' files).
     KING_ATTACK "king_attack" 16 false;
-    // Chess (`eval::classical`, optional in other variants' files), after Stockfish's
-    // classical evaluation. Weak or strongly protected non-pawn enemy pieces attacked
+    // Chess and king of the hill (`eval::classical`, optional in other variants'
+    // files), after Stockfish's classical evaluation. Weak or strongly protected non-pawn enemy pieces attacked
     // by a knight or bishop, by victim role pawn..king.
     THREAT_BY_MINOR "threat_by_minor" 6 false;
     // Weak enemy pieces attacked by a rook, by victim role.

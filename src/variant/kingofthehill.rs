@@ -1,10 +1,11 @@
 //! King of the hill (RULES.md, section kingofthehill): a king reaching one of the
 //! four centre squares wins. Its hooks: the outcome, the king steps search must not
-//! prune, the one-move win quiescence must see, and the evaluation's hill terms.
+//! prune, the one-move win quiescence must see, and the evaluation's hill terms (besides
+//! chess's king danger and classical terms, `eval::king` and `eval::classical`).
 
 use crate::bitboard::BitBoard;
 use crate::eval::params::idx;
-use crate::eval::{backward, dilate, king, rear_span, Accumulator, SideInfo};
+use crate::eval::{backward, classical, dilate, king, rear_span, Accumulator, SideInfo};
 use crate::geometry::{Board8x8, Geometry};
 use crate::moves::{Move, MoveKind};
 use crate::position::{Bb, Position};
@@ -33,7 +34,7 @@ impl Variant for KingOfTheHill {
     const KIND: VariantKind = VariantKind::KingOfTheHill;
     const SPECIAL_WIN: &'static str = "king on the hill";
     const PGN_VARIANT: Option<&'static str> = Some("King of the Hill");
-    const EVAL_BLOCKS: &'static [&'static str] = &["king_attack"];
+    const EVAL_BLOCKS: &'static [&'static str] = classical::BLOCKS;
 
     #[inline(always)]
     fn special_outcome(pos: &Position<Self>) -> Option<Outcome> {
@@ -99,6 +100,7 @@ impl Variant for KingOfTheHill {
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
         hill_terms(pos, info, acc);
         king::king_attack_terms(pos, info, acc);
+        classical::classical_terms(pos, info, acc);
     }
 }
 
