@@ -95,11 +95,18 @@ pub fn classical_terms<V: Variant, A: Accumulator>(
     info: &[SideInfo<Bb<V>>; 2],
     acc: &mut A,
 ) {
+    // Space counts only with enough pieces on the board (Stockfish's threshold,
+    // 12222 of 16604 at the start: 45 of 62 here, both sides' non-pawn material).
+    let non_pawn_material: i32 = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .iter()
+        .map(|&r| pos.role(r).count() as i32 * [0, 3, 3, 5, 9, 0][r.index()])
+        .sum();
+    let space = non_pawn_material >= 45;
     for color in Color::ALL {
         threats(pos, info, color, acc);
         passed_pawns(pos, info, color, acc);
         pawn_shape(pos, info, color, acc);
-        pieces(pos, info, color, acc);
+        pieces(pos, info, color, space, acc);
     }
 }
 
@@ -182,11 +189,7 @@ fn passed_pawns<V: Variant, A: Accumulator>(
 ) {
     let s = color.sign();
     let them = &info[(!color).index()];
-    let own = pos.pieces(color, Role::Pawn);
-    let theirs = pos.pieces(!color, Role::Pawn);
-    let stoppers = theirs | theirs.east() | theirs.west();
-    let doubled = own & rear_span(color, own);
-    let passed = own & !rear_span(color, stoppers) & !doubled;
+    let passed = info[color.index()].passed;
     if passed.is_empty() {
         return;
     }
@@ -237,8 +240,7 @@ fn pawn_shape<V: Variant, A: Accumulator>(
     }
     // No own pawn beside or behind on a neighbouring file, and the stop square
     // attacked or blocked by an enemy pawn; isolated pawns are counted as isolated.
-    let files = fill_forward(color, fill_forward(!color, own));
-    let isolated = own & !(files.east() | files.west());
+    let isolated = info[color.index()].isolated;
     let span = fill_forward(color, own);
     let supportable = span.east() | span.west();
     let stop_hit = backward(color, info[(!color).index()].pawn_attacks() | theirs);
@@ -246,12 +248,14 @@ fn pawn_shape<V: Variant, A: Accumulator>(
     acc.add(idx::PAWN_BACKWARD, s * backward_pawns.count() as i32);
 }
 
-/// Outposts, minor and rook placement, the king's pawn distance, space.
+/// Outposts, minor and rook placement, the king's pawn distance, and space when
+/// `space` (enough material on the board).
 #[inline]
 fn pieces<V: Variant, A: Accumulator>(
     pos: &Position<V>,
     info: &[SideInfo<Bb<V>>; 2],
     color: Color,
+    space: bool,
     acc: &mut A,
 ) {
     type G<V> = <V as Variant>::G;
@@ -341,13 +345,8 @@ fn pieces<V: Variant, A: Accumulator>(
         }
     }
 
-    // Space (Stockfish's `Evaluation::space`), with its non-pawn-material threshold.
-    let non_pawn_material: i32 = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .iter()
-        .map(|&r| pos.role(r).count() as i32 * [0, 3, 3, 5, 9, 0][r.index()])
-        .sum();
-    // Stockfish's threshold, 12222 of 16604 at the start: 45 of 62 here.
-    if non_pawn_material >= 45 {
+    // Space (Stockfish's `Evaluation::space`).
+    if space {
         let files = Bb::<V>::file(2) | Bb::<V>::file(3) | Bb::<V>::file(4) | Bb::<V>::file(5);
         let zone = files & (rank_of(1) | rank_of(2) | rank_of(3));
         let safe = zone & !own_pawns & !them.pawn_attacks();

@@ -439,6 +439,11 @@ pub struct SideInfo<B> {
     pub(crate) zone_attack_weight: i32,
     /// Their attacks on squares next to the enemy king, one per piece and square.
     pub(crate) ring_attacks: i32,
+    /// This side's passed pawns (set by the pawn-structure pass, before
+    /// [`Variant::eval_terms`] reads it).
+    pub(crate) passed: B,
+    /// This side's isolated pawns (set with [`SideInfo::passed`]).
+    pub(crate) isolated: B,
 }
 
 impl<B: BitBoard> SideInfo<B> {
@@ -503,6 +508,8 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         zone_attackers: 0,
         zone_attack_weight: 0,
         ring_attacks: 0,
+        passed: Bb::<V>::EMPTY,
+        isolated: Bb::<V>::EMPTY,
     }; 2];
     for color in Color::ALL {
         let i = &mut info[color.index()];
@@ -568,6 +575,8 @@ pub fn terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> i32 
         acc.add(idx::PAWN_SUPPORTED, s * supported.count() as i32);
         let stoppers = theirs | theirs.east() | theirs.west();
         let passed = own & !rear_span(color, stoppers) & !doubled;
+        info[c].passed = passed;
+        info[c].isolated = isolated;
         for sq in passed.squares() {
             acc.add(idx::PAWN_PASSED + (table_index::<G<V>>(sq, color) >> 3), s);
         }
