@@ -1,7 +1,10 @@
 //! `sapper referee` and `sapper replay` through the real binary: two short games of
 //! the engine against itself at a fixed node count, then the records are replayed.
 
-use sapper::referee::record::{load, replay, GameResult, Termination};
+use sapper::minesweeper::Minesweeper;
+use sapper::moves::MoveKind;
+use sapper::position::Position;
+use sapper::referee::record::{load, replay, GameRecord, GameResult, Termination};
 use sapper::types::Color;
 use std::path::PathBuf;
 use std::process::Command;
@@ -10,6 +13,31 @@ const SAPPER: &str = env!("CARGO_BIN_EXE_sapper");
 
 fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("sapper-referee-{}-{name}", std::process::id()))
+}
+
+/// Pieces each engine (0 = engine 1) lost to mines in `records`, recounted by
+/// replaying them: a move other than a sapper action after which the counter
+/// dropped and the landing square is empty (RULES.md minesweeper 10).
+fn recount_mine_losses(records: &[GameRecord]) -> [u64; 2] {
+    let mut lost = [0; 2];
+    for r in records {
+        let mut before: Option<Position<Minesweeper>> = None;
+        replay(r, |g| {
+            if let (Some(b), Some(&m)) = (&before, g.moves.last()) {
+                let white_moved = b.side_to_move() == Color::White;
+                let engine = usize::from(white_moved != (r.white_engine == 1));
+                if m.kind() != MoveKind::Sapper
+                    && g.position.state().counter() < b.state().counter()
+                    && g.position.piece_at(m.to()).is_none()
+                {
+                    lost[engine] += 1;
+                }
+            }
+            before = Some(g.position);
+        })
+        .unwrap_or_else(|e| panic!("game {}: {e}", r.game));
+    }
+    lost
 }
 
 #[test]
@@ -92,6 +120,17 @@ fn two_games_play_out_and_replay() {
     let wins = summary["wins"].as_f64().unwrap();
     let draws = summary["draws"].as_f64().unwrap();
     assert_eq!(wins + draws / 2.0, engine1_points);
+    let lost = recount_mine_losses(&records);
+    assert_eq!(
+        summary["mine_losses"]["sapper (1)"].as_u64(),
+        Some(lost[0]),
+        "{summary}"
+    );
+    assert_eq!(
+        summary["mine_losses"]["sapper (2)"].as_u64(),
+        Some(lost[1]),
+        "{summary}"
+    );
 
     let replayed = Command::new(SAPPER)
         .args(["replay", "--game", "2", "--file"])
@@ -126,6 +165,62 @@ fn two_games_play_out_and_replay() {
     assert!(err.contains("recorded result"), "{err}");
 
     for p in [out, json, bad_path] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn an_oracle_that_knows_the_mines_never_loses_a_piece_to_one() {
+    // Engine 1 is told the layout and uses it; engine 2 treats the fog as safe.
+    let out = temp_path("oracle.jsonl");
+    let json = temp_path("oracle.json");
+    let run = Command::new(SAPPER)
+        .args([
+            "referee",
+            "--games",
+            "4",
+            "--nodes",
+            "400",
+            "--max-plies",
+            "80",
+            "--seed",
+            "11",
+            "--reveal1",
+            "--option1",
+            "Mine Knowledge=full",
+            "--option2",
+            "Mine Knowledge=ignore",
+            "--name1",
+            "oracle",
+            "--name2",
+            "blind",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("the referee runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let records = load(&out).expect("the records load");
+    assert_eq!(records.len(), 4);
+    for r in &records {
+        // The oracle accepted the full-information position and its moves.
+        assert!(!r.termination.is_forfeit(), "game {}: {:?}", r.game, r.detail);
+    }
+    let lost = recount_mine_losses(&records);
+    assert_eq!(lost[0], 0, "the oracle stepped on a mine it was told of");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("the summary is JSON");
+    assert_eq!(summary["mine_losses"]["oracle"].as_u64(), Some(0));
+    assert_eq!(summary["mine_losses"]["blind"].as_u64(), Some(lost[1]));
+    assert!(stdout.contains("Pieces destroyed by mines: "), "{stdout}");
+    for p in [out, json] {
         let _ = std::fs::remove_file(p);
     }
 }

@@ -11,6 +11,10 @@
 //! (an illegal or unparsable move, `bestmove (none)`/`0000` with legal moves, a
 //! crash, a hang, a clock overrun; losing on time against a bare king is a draw).
 //!
+//! `--reveal1`/`--reveal2` make an engine an *oracle*: it is sent the full-information
+//! start FEN and every move, so it knows where the hidden mines are. No fair player
+//! has that; it measures what knowing the mines is worth at most.
+//!
 //! Games run on `--concurrency` threads, each with its own pair of engine
 //! processes, restarted after a crash or a hang. Records go to `--out` (JSON Lines,
 //! see [`record::GameRecord`]), one progress line per game to stderr, the summary
@@ -24,7 +28,7 @@ pub mod record;
 use crate::game::Game;
 use crate::minesweeper::public::{play_public, to_public};
 use crate::minesweeper::{Minesweeper, ZONE_SIZE};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::stats::{self, Pentanomial, SprtDecision};
 use crate::types::Color;
@@ -74,6 +78,14 @@ pub struct RefereeArgs {
     /// UCI option for engine 2 (repeatable).
     #[arg(long = "option2", value_name = "NAME=VALUE")]
     pub option2: Vec<String>,
+    /// Tell engine 1 where the hidden mines are: it is sent the full-information FEN
+    /// and the moves, not the public position (an oracle, to measure what knowing
+    /// the mines is worth; Sapper uses them with `--option1 "Mine Knowledge=full"`).
+    #[arg(long)]
+    pub reveal1: bool,
+    /// Tell engine 2 where the hidden mines are (see `--reveal1`).
+    #[arg(long)]
+    pub reveal2: bool,
     /// Number of games (pairs of games share a mine layout).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
@@ -190,6 +202,8 @@ struct EngineSpec {
     command: Vec<String>,
     name: String,
     options: Vec<(String, String)>,
+    /// Sent the full-information position (`--reveal1`/`--reveal2`).
+    reveal: bool,
 }
 
 /// Everything a worker needs.
@@ -220,6 +234,8 @@ struct GameReport {
     record: GameRecord,
     /// The engine (0 or 1) that forfeited, if one did.
     forfeiter: Option<usize>,
+    /// Per engine (0 or 1): its pieces destroyed by mines in this game.
+    mine_losses: [u32; 2],
 }
 
 /// What the side to move did.
@@ -301,15 +317,9 @@ impl Worker<'_> {
         Ok(())
     }
 
-    /// Asks engine `idx` for a move in `pos` (given to it as `line`), with `clocks`
-    /// (White, Black; ms).
-    fn ask(
-        &mut self,
-        idx: usize,
-        pos: &Position<Minesweeper>,
-        line: &PublicLine,
-        clocks: &[u64; 2],
-    ) -> Answer {
+    /// Asks engine `idx` for a move in `pos` (given to it as the `position`
+    /// command's arguments `position`), with `clocks` (White, Black; ms).
+    fn ask(&mut self, idx: usize, pos: &Position<Minesweeper>, position: &str, clocks: &[u64; 2]) -> Answer {
         let cfg = self.cfg;
         let engine = self.engines[idx].as_mut().expect("engine started for the game");
         let side = pos.side_to_move();
@@ -329,7 +339,7 @@ impl Worker<'_> {
             None => cfg.move_timeout,
         };
         let fen = pos.to_public_fen();
-        let answer = match engine.think(&line.uci_position(), &go, deadline) {
+        let answer = match engine.think(position, &go, deadline) {
             Ok(a) => a,
             Err(e) => {
                 let termination = match e {
@@ -416,19 +426,29 @@ impl Worker<'_> {
         let mut times = Vec::new();
         let mut forfeiter = None;
         let mut detail = None;
+        let mut mine_losses = [0; 2];
         let (result, termination) = loop {
             if let Some(end) = adjudicate(&game, cfg.max_plies) {
                 break end;
             }
             let side = game.position.side_to_move();
             let idx = engine_of(side);
-            match self.ask(idx, &game.position, &line, &clocks) {
+            let position = if cfg.engines[idx].reveal {
+                full_information_line(&game)
+            } else {
+                line.uci_position()
+            };
+            match self.ask(idx, &game.position, &position, &clocks) {
                 Answer::Played(p) => {
                     if let Limit::Clock { inc_ms, .. } = cfg.limit {
                         let clock = &mut clocks[side.index()];
                         *clock = clock.saturating_sub(p.elapsed_ms) + inc_ms;
                     }
+                    let before = game.position;
                     game.play(p.m);
+                    if destroyed_by_mine(&before, p.m, &game.position) {
+                        mine_losses[idx] += 1;
+                    }
                     line.push(p.m, &game.position);
                     times.push(p.elapsed_ms);
                 }
@@ -465,6 +485,7 @@ impl Worker<'_> {
                 max_plies: cfg.max_plies,
             },
             forfeiter,
+            mine_losses,
         })
     }
 
@@ -473,6 +494,29 @@ impl Worker<'_> {
             engine.quit(Duration::from_millis(500));
         }
     }
+}
+
+/// Whether `m`, played in `before` to reach `after`, landed a non-king piece on a
+/// mine (RULES.md minesweeper 10): a mine left the board and the piece with it. A
+/// king removes a mine and stays (rule 9); a sapper action removes one from the
+/// square in front (rule 11).
+fn destroyed_by_mine(before: &Position<Minesweeper>, m: Move, after: &Position<Minesweeper>) -> bool {
+    m.kind() != MoveKind::Sapper
+        && after.state().counter() < before.state().counter()
+        && after.piece_at(m.to()).is_none()
+}
+
+/// The `position` command's arguments for an oracle (`--reveal1`): the
+/// full-information start FEN, mines included, and every move since.
+fn full_information_line(game: &Game<Minesweeper>) -> String {
+    let mut text = format!("fen {}", game.start.to_fen());
+    if !game.moves.is_empty() {
+        text.push_str(" moves");
+        for m in &game.moves {
+            text.push_str(&format!(" {m}"));
+        }
+    }
+    text
 }
 
 /// What an engine is told of the game: the public position after the last move
@@ -531,6 +575,9 @@ struct Tally {
     /// Per engine: forfeit termination -> count.
     forfeits: [BTreeMap<Termination, u32>; 2],
     terminations: BTreeMap<Termination, u32>,
+    /// Per engine: pieces destroyed by mines, and games in which it lost any.
+    mine_losses: [u32; 2],
+    mine_loss_games: [u32; 2],
 }
 
 impl Tally {
@@ -549,6 +596,10 @@ impl Tally {
             _ => self.draws += 1,
         }
         *self.terminations.entry(r.termination).or_default() += 1;
+        for (idx, &lost) in report.mine_losses.iter().enumerate() {
+            self.mine_losses[idx] += lost;
+            self.mine_loss_games[idx] += u32::from(lost > 0);
+        }
         if let Some(idx) = report.forfeiter {
             *self.forfeits[idx].entry(r.termination).or_default() += 1;
         }
@@ -624,6 +675,10 @@ struct Summary {
     time_losses: u32,
     forfeits: BTreeMap<String, BTreeMap<String, u32>>,
     terminations: BTreeMap<String, u32>,
+    /// Per engine name: pieces destroyed by mines.
+    mine_losses: BTreeMap<String, u32>,
+    /// Per engine name: games in which it lost a piece to a mine.
+    mine_loss_games: BTreeMap<String, u32>,
     sprt: Option<SprtState>,
     aborted: Option<String>,
 }
@@ -720,11 +775,13 @@ fn build_config(args: &RefereeArgs) -> Result<MatchConfig, String> {
                 command: c1,
                 name: n1,
                 options: o1,
+                reveal: args.reveal1,
             },
             EngineSpec {
                 command: c2,
                 name: n2,
                 options: o2,
+                reveal: args.reveal2,
             },
         ],
         games: args.games,
@@ -887,6 +944,12 @@ fn summarize(cfg: &MatchConfig, t: &Tally, sprt: Option<SprtState>, aborted: Opt
             .map(|i| (cfg.engines[i].name.clone(), names(&t.forfeits[i])))
             .collect(),
         terminations: names(&t.terminations),
+        mine_losses: (0..2)
+            .map(|i| (cfg.engines[i].name.clone(), t.mine_losses[i]))
+            .collect(),
+        mine_loss_games: (0..2)
+            .map(|i| (cfg.engines[i].name.clone(), t.mine_loss_games[i]))
+            .collect(),
         sprt,
         aborted,
     }
@@ -960,6 +1023,12 @@ fn print_summary(s: &Summary, t: &Tally) {
             terms.join(", ")
         }
     );
+    let losses: Vec<String> = s
+        .mine_losses
+        .iter()
+        .map(|(name, n)| format!("{name} {n} in {} games", s.mine_loss_games[name]))
+        .collect();
+    println!("Pieces destroyed by mines: {}", losses.join(", "));
     if let Some(why) = &s.aborted {
         println!("Match aborted: {why}");
     }
@@ -1039,6 +1108,7 @@ mod tests {
                 max_plies: 400,
             },
             forfeiter: None,
+            mine_losses: [game % 2, game / 2],
         };
         let mut t = Tally::default();
         // Engine 1 wins with White, then wins with Black: WW.
@@ -1049,5 +1119,67 @@ mod tests {
         assert!(t.add(&make(3, 1, GameResult::Draw)));
         assert_eq!((t.wins, t.draws, t.losses), (2, 1, 1));
         assert_eq!(t.penta, [0, 1, 0, 0, 1]);
+        // Mine losses per engine: games 1-4 lost [1, 0], [0, 1], [1, 1], [0, 2].
+        assert_eq!(t.mine_losses, [2, 4]);
+        assert_eq!(t.mine_loss_games, [2, 3]);
+    }
+
+    /// The start position with mines on `squares` (full information).
+    fn mined_start(squares: &[&str]) -> Position<Minesweeper> {
+        let layout = squares.iter().fold(0u32, |mask, name| {
+            let sq = crate::types::Square::parse(name, 10).unwrap();
+            mask | 1 << crate::minesweeper::zone_index(sq).unwrap()
+        });
+        Position::<Minesweeper>::from_fen(&start_fen(layout)).unwrap().0
+    }
+
+    #[test]
+    fn a_piece_landing_on_a_mine_is_counted_and_a_sapper_find_is_not() {
+        let pos = mined_start(&["a4", "c4", "e5", "h7"]);
+        let play = |pos: &Position<Minesweeper>, text: &str| {
+            let m = legal_move_from_uci(pos, text).unwrap();
+            let mut after = *pos;
+            after.play(m);
+            (m, after)
+        };
+        let (m, after) = play(&pos, "a2a4");
+        assert!(
+            destroyed_by_mine(&pos, m, &after),
+            "the pawn lands on the mine of a4"
+        );
+        let (m, after) = play(&pos, "b2b4");
+        assert!(!destroyed_by_mine(&pos, m, &after), "no mine on b4");
+        // White's c-pawn reaches c3; its sapper action then removes the mine of c4.
+        let (_, pos) = play(&pos, "c2c3");
+        let (_, pos) = play(&pos, "h9h8");
+        let sapper = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.kind() == MoveKind::Sapper && m.from().to_string() == "c3")
+            .expect("c3's sapper action");
+        let mut after = pos;
+        after.play(sapper);
+        assert_eq!(after.state().counter() + 1, pos.state().counter());
+        assert!(!destroyed_by_mine(&pos, sapper, &after));
+    }
+
+    #[test]
+    fn an_oracle_is_sent_the_mines_and_every_move() {
+        let start = mined_start(&["a4", "c4", "e5", "h7"]);
+        let mut game = Game::new(start);
+        for text in ["a2a4", "e9e7", "g1f3"] {
+            game.play_uci(text).unwrap();
+        }
+        let line = full_information_line(&game);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "moves").unwrap();
+        assert_eq!(words[0], "fen");
+        assert_eq!(words[at + 1..], ["a2a4", "e9e7", "g1f3"]);
+        let fen = words[1..at].join(" ");
+        let (replayed, _) = Game::<Minesweeper>::from_spec(Some(&fen), &words[at + 1..]).unwrap();
+        assert_eq!(replayed.position, game.position);
+        // The mines the oracle is told are the ones still on the board.
+        assert_eq!(replayed.position.state().mines(), game.position.state().mines());
+        assert_eq!(game.position.state().counter(), 3, "a4's mine destroyed the pawn");
     }
 }
