@@ -509,10 +509,15 @@ fn destroyed_by_mine(before: &Position<Minesweeper>, m: Move, after: &Position<M
 /// The `position` command's arguments for an oracle (`--reveal1`): the
 /// full-information start FEN, mines included, and every move since.
 fn full_information_line(game: &Game<Minesweeper>) -> String {
-    let mut text = format!("fen {}", game.start.to_fen());
-    if !game.moves.is_empty() {
+    position_arguments(&game.start.to_fen(), &game.moves)
+}
+
+/// The `position` command's arguments `fen FEN [moves M1 M2 ...]`.
+fn position_arguments(fen: &str, moves: &[Move]) -> String {
+    let mut text = format!("fen {fen}");
+    if !moves.is_empty() {
         text.push_str(" moves");
-        for m in &game.moves {
+        for m in moves {
             text.push_str(&format!(" {m}"));
         }
     }
@@ -552,14 +557,7 @@ impl PublicLine {
 
     /// The `position` command's arguments.
     fn uci_position(&self) -> String {
-        let mut text = format!("fen {}", self.start.to_public_fen());
-        if !self.moves.is_empty() {
-            text.push_str(" moves");
-            for m in &self.moves {
-                text.push_str(&format!(" {m}"));
-            }
-        }
-        text
+        position_arguments(&self.start.to_public_fen(), &self.moves)
     }
 }
 
