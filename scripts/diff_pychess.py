@@ -4,7 +4,7 @@
 Random playouts in python-chess (seeded, biased towards captures, checks, castling,
 en passant and promotions; in atomic towards captures next to kings) produce positions
 sampled at various plies. For each position the script runs Sapper's perft divide
-(examples/divide.rs, Stockfish-style `move: count` lines and `Nodes searched: N`)
+(crates/rules/examples/divide.rs, Stockfish-style `move: count` lines and `Nodes searched: N`)
 
     cargo run --release --example divide -- <variant> <depth> <fen>
 
@@ -14,7 +14,7 @@ and compares every root move's count with python-chess's own perft of that move
 request a line, so that the engine's start-up is paid once; --per-call runs the
 command above once per position instead (slow: Sapper's start-up costs about 0.2 s).
 
-Rules taken as RULES.md states them where python-chess differs in spirit: a position
+Rules taken as docs/rules.md states them where python-chess differs in spirit: a position
 whose game is over by a variant rule (an exploded king in atomic, a king on the hill)
 has no moves, so its perft is 0 (python-chess generates moves there and leaves the
 check to `is_variant_end()`). Draws by rule never cut the count off, in neither.
@@ -22,7 +22,7 @@ check to `is_variant_end()`). Draws by rule never cut the count off, in neither.
 Known Sapper bug (tolerated and reported as "known", not as a mismatch): after an
 atomic capture that explodes the enemy king while the mover's king stays in check,
 Sapper's FEN reader rejects the position ("the side not to move is in check"); see
-`known_bug_atomic_fen_after_king_explosion` in tests/differential.rs.
+`known_bug_atomic_fen_after_king_explosion` in crates/rules/tests/differential.rs.
 
 Usage:
     scripts/diff_pychess.py [--variant all|chess|atomic|kingofthehill]
@@ -88,7 +88,7 @@ SEEDS = {
 
 
 def legal_moves(board):
-    """Legal moves as RULES.md counts them: none once the game is over by a variant rule."""
+    """Legal moves as docs/rules.md counts them: none once the game is over by a variant rule."""
     if board.is_variant_end():
         return []
     return list(board.legal_moves)
@@ -118,7 +118,7 @@ def divide(board, depth):
 
 
 def weight(board, move, style, variant):
-    """Bias of a playout's move choice (see tests/differential.rs for the same idea)."""
+    """Bias of a playout's move choice (see crates/rules/tests/differential.rs for the same idea)."""
     w = 1.0
     piece = board.piece_at(move.from_square)
     capture = board.is_capture(move)

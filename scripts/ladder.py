@@ -32,7 +32,7 @@ LEVELS = 20
 
 
 def node_budget(level: int) -> str:
-    """The node budget of a level, as src/skill.rs defines it."""
+    """The node budget of a level, as crates/engine/src/skill.rs defines it."""
     return "unlimited" if level >= LEVELS else str(round(50 * 1.5**level))
 
 

@@ -11,11 +11,13 @@ which is what the matches measured.
 
     python3 scripts/plot_ladder.py docs/data/ladder.json --out docs/img/ladder.svg
 
-The ladders in the README were measured before their JSON was kept; `--from-readme`
-rebuilds the JSON from the README's ladder table (per-step Elo and error, the chess
-anchors and the fitted line), leaving out what the table does not hold (W-D-L per step):
+The ladders in docs/difficulty.md were measured before their JSON was kept;
+`--from-readme` rebuilds the JSON from that page's ladder table (per-step Elo and
+error, the chess anchors and the fitted line), leaving out what the table does not
+hold (W-D-L per step). The option keeps its name from when the table was in README.md
+(until version 0.2.0); it reads any Markdown file with the table:
 
-    python3 scripts/plot_ladder.py --from-readme README.md --write-json docs/data/ladder.json
+    python3 scripts/plot_ladder.py --from-readme docs/difficulty.md --write-json docs/data/ladder.json
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from pathlib import Path
 
 LEVELS = 20
 VARIANTS = ["chess", "atomic", "kingofthehill", "minesweeper"]
-#: The README table's column names for each variant.
+#: The ladder table's column names for each variant (docs/difficulty.md).
 TABLE_NAMES = {"chess": "chess", "atomic": "atomic", "king of the hill": "kingofthehill",
                "minesweeper": "minesweeper"}
 LABELS = {"chess": "chess", "atomic": "atomic", "kingofthehill": "king of the hill",
@@ -68,8 +70,8 @@ def cumulate(steps: list[tuple[float, float] | None]) -> list[tuple[float, float
 
 
 def ladder_table(text: str) -> tuple[list[str], list[list[str]]]:
-    """The README's ladder table: its header cells and its rows' cells (the table whose
-    header starts with `| level | nodes/move |`)."""
+    """The ladder table of a Markdown text (docs/difficulty.md): its header cells and its
+    rows' cells (the table whose header starts with `| level | nodes/move |`)."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("| level | nodes/move |"):
@@ -83,8 +85,8 @@ def ladder_table(text: str) -> tuple[list[str], list[list[str]]]:
     raise ValueError("no ladder table (a header '| level | nodes/move | ...')")
 
 
-def from_readme(text: str, source: str = "README.md") -> dict:
-    """Rebuilds ladder.py's JSON from the README's ladder section.
+def from_readme(text: str, source: str = "difficulty.md") -> dict:
+    """Rebuilds ladder.py's JSON from a page's ladder section (docs/difficulty.md).
 
     Each row's `step`/`step_error` are the table's; `elo`/`error` are their cumulative
     sums (ladder.py's rule: the table's chess column shows them mapped through the
@@ -210,7 +212,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("json", nargs="?", help="ladder JSON (scripts/ladder.py --json)")
     p.add_argument("--out", help="picture to write (.svg or .png)")
-    p.add_argument("--from-readme", metavar="README", help="rebuild the JSON from this README's ladder table")
+    p.add_argument("--from-readme", metavar="MARKDOWN",
+                   help="rebuild the JSON from this Markdown file's ladder table (docs/difficulty.md)")
     p.add_argument("--write-json", metavar="FILE", help="with --from-readme: write the rebuilt JSON here")
     args = p.parse_args()
     if args.from_readme:
@@ -221,7 +224,7 @@ def main() -> int:
     elif args.json:
         data = json.loads(Path(args.json).read_text())
     else:
-        p.error("give a ladder JSON file or --from-readme README")
+        p.error("give a ladder JSON file or --from-readme docs/difficulty.md")
     if args.out:
         plot(data, Path(args.out))
     elif not args.write_json:

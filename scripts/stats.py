@@ -1,6 +1,6 @@
 """Match statistics for the Python match runners (``match.py``, ``ladder.py``).
 
-The statistics themselves are computed by ``sapper stats`` (``src/stats.rs``), the
+The statistics themselves are computed by ``sapper stats`` (``crates/tools/src/stats.rs``), the
 one implementation that ``sapper referee`` also uses: Elo with trinomial and
 pentanomial 95 % error bars and the pentanomial GSPRT of fishtest and OpenBench.
 This module only counts game pairs and runs that command.
@@ -8,7 +8,7 @@ This module only counts game pairs and runs that command.
 The binary is ``$SAPPER_BIN`` if set, else ``target/release/sapper`` of this
 checkout (``cargo build --release``).
 
-Conventions (those of ``src/stats.rs``):
+Conventions (those of ``crates/tools/src/stats.rs``):
 
 * A *score* is the expected points per game for the engine of interest, in
   ``[0, 1]`` (win = 1, draw = 0.5, loss = 0); Elo is logistic,
@@ -56,7 +56,7 @@ def compute(
     elo_model: str = "logistic",
 ) -> dict[str, Any]:
     """Run ``sapper stats`` and return its JSON object (see ``report_json`` in
-    ``src/stats.rs`` for the keys).
+    ``crates/tools/src/stats.rs`` for the keys).
 
     ``wdl``: wins, draws, losses; ``pentanomial``: five pair counts; ``score``:
     a mean score to convert to Elo; ``sprt``: ``(elo0, elo1)`` over the

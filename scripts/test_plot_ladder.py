@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def small_readme(steps: dict[int, str], chess_elo: dict[int, str] | None = None) -> str:
-    """A README with a ladder table for chess and atomic, levels 0..20; `steps` gives
+    """A page with a ladder table for chess and atomic, levels 0..20; `steps` gives
     some levels' step cells (others "+10 +/- 20")."""
     lines = ["Text before. level 8 vs `UCI_Elo` 1350: -168 +/- 193 (W-D-L 5-1-14); level 14",
              "vs 1700: -241 +/- 275 (4-0-16). A line (Elo = 900 + 0.500 x ladder Elo).", "",
@@ -48,7 +48,7 @@ def test_cumulative_elo_adds_steps_and_variances_and_stops_at_a_gap() -> None:
     assert out[2] is None and out[3] is None
 
 
-def test_a_readme_table_becomes_ladder_json() -> None:
+def test_a_markdown_table_becomes_ladder_json() -> None:
     data = plot_ladder.from_readme(small_readme({3: "-40 +/- 60"}))
     assert set(data) == {"chess", "atomic"}
     rows = data["atomic"]["rows"]
@@ -72,13 +72,13 @@ def test_a_table_missing_a_level_is_refused() -> None:
         plot_ladder.from_readme(text)
 
 
-def test_the_committed_ladder_json_is_the_readme_table() -> None:
-    # docs/data/ladder.json was rebuilt from the README's table; the table's own Elo
+def test_the_committed_ladder_json_is_the_difficulty_table() -> None:
+    # docs/data/ladder.json was rebuilt from docs/difficulty.md's table; the table's own Elo
     # column (chess: mapped through the fitted line) agrees with the cumulative steps
     # to within the table's rounding, and the anchors reproduce the fitted line.
     data = json.loads((ROOT / "docs/data/ladder.json").read_text())
-    assert data == plot_ladder.from_readme((ROOT / "README.md").read_text()), \
-        "README's ladder table changed: rerun plot_ladder.py --from-readme README.md --write-json ..."
+    assert data == plot_ladder.from_readme((ROOT / "docs/difficulty.md").read_text()), \
+        "docs/difficulty.md's ladder table changed: rerun plot_ladder.py --from-readme docs/difficulty.md --write-json ..."
     for variant, v in data.items():
         offset, scale = v["offset"] or 0.0, v["scale"]
         for r in v["rows"]:

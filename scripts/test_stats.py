@@ -3,7 +3,7 @@
 stats.py runs ``sapper stats`` (``$SAPPER_BIN`` or ``target/release/sapper``, built
 by ``cargo build --release`` or ``cargo test --release``). The statistics'
 own tests, with hand-derived and fishtest reference values, are in
-``src/stats.rs``; these check that the values reach Python intact and that the
+``crates/tools/src/stats.rs``; these check that the values reach Python intact and that the
 runner's pair counting is right. Expected values here were computed by hand,
 e.g. for 10 W / 20 D / 10 L: mean 0.5, per-game variance 0.125, stderr
 sqrt(0.125 / 40) = 0.0559017, score interval 0.5 +- 0.1095644, Elo +-77.389.

@@ -13,13 +13,14 @@ const targetDir = process.env.CARGO_TARGET_DIR || path.join(here, '..', 'target'
 
 execFileSync(
   'cargo',
-  ['build', '--release', '--target', 'wasm32-unknown-unknown', '--manifest-path', path.join(here, 'crate', 'Cargo.toml')],
+  // The workspace's `web` profile: release with whole-program LTO and no unwinding.
+  ['build', '--profile', 'web', '-p', 'sapper-web', '--target', 'wasm32-unknown-unknown', '--manifest-path', path.join(here, 'crate', 'Cargo.toml')],
   { stdio: 'inherit', env: { ...process.env, CARGO_TARGET_DIR: targetDir } },
 );
 
 fs.rmSync(dist, { recursive: true, force: true });
 fs.mkdirSync(dist, { recursive: true });
-fs.copyFileSync(path.join(targetDir, 'wasm32-unknown-unknown', 'release', 'sapper_web.wasm'), path.join(dist, 'sapper.wasm'));
+fs.copyFileSync(path.join(targetDir, 'wasm32-unknown-unknown', 'web', 'sapper_web.wasm'), path.join(dist, 'sapper.wasm'));
 
 const common = { bundle: true, minify: true, target: 'es2022', logLevel: 'warning', legalComments: 'none' };
 // Classic worker scripts: `new Worker('sapper.js')` without {type: 'module'}.

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sapper::game::AnyGame;
 use sapper_fuzz::{check_game, variant_of};
+use sapper_rules::game::AnyGame;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {

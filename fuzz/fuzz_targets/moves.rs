@@ -6,10 +6,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sapper::game::AnyGame;
-use sapper::variant::VariantKind;
-use sapper::with_game;
 use sapper_fuzz::check_game;
+use sapper_rules::game::AnyGame;
+use sapper_rules::variant::VariantKind;
+use sapper_rules::with_game;
 
 /// Start positions: each variant's initial position and a few with en passant,
 /// castling, promotions, explosions and mines to hand.
@@ -63,9 +63,8 @@ fuzz_target!(|data: &[u8]| {
         let played = with_game!(&mut game, g, _V => {
             let pos = g.position;
             let result = if i % 2 == 0 { g.play_typed(line) } else { g.play_uci(line) };
-            result.ok().map(|m| {
+            result.ok().inspect(|&m| {
                 assert!(pos.is_legal(m), "{line:?} gave {m}, which is_legal refuses in {before}");
-                m
             })
         });
         match played {

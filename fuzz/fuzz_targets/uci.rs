@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sapper::uci::{Output, Uci};
+use sapper_engine::uci::{Output, Uci};
 use sapper_fuzz::check_game;
 use std::sync::{Arc, Mutex};
 

@@ -1,12 +1,12 @@
 //! What every fuzz target checks of a position it reaches: the invariants that hold
 //! of any position the engine accepts, and of every move it generates.
 
-use sapper::game::AnyGame;
-use sapper::movegen::GenType;
-use sapper::moves::MoveList;
-use sapper::position::Position;
-use sapper::variant::{Variant, VariantKind};
-use sapper::with_game;
+use sapper_rules::game::AnyGame;
+use sapper_rules::movegen::GenType;
+use sapper_rules::moves::MoveList;
+use sapper_rules::position::Position;
+use sapper_rules::variant::{Variant, VariantKind};
+use sapper_rules::with_game;
 
 /// Checks `pos` and every position one legal move away:
 ///

@@ -250,7 +250,7 @@ function render(lastUci) {
   $('ms-board').hidden = !mine;
   $('ms-help').hidden = !mine;
   $('mines').hidden = !mine;
-  // Minesweeper promotes to a queen only (RULES.md).
+  // Minesweeper promotes to a queen only (docs/rules.md).
   $('promotion').disabled = mine;
   const side = turn(g);
   const dot = `<span class="dot ${side}"></span>`;

@@ -20,7 +20,7 @@ const isolated = typeof SharedArrayBuffer !== 'undefined' && self.crossOriginIso
 const sab = isolated ? new SharedArrayBuffer(4) : null;
 const flag = sab ? new Int32Array(sab) : null;
 
-// Commands that end a running search in the native engine (src/engine.rs).
+// Commands that end a running search in the native engine (crates/engine/src/engine.rs).
 const STOPPERS = new Set(['stop', 'quit', 'go', 'position', 'ucinewgame']);
 const STOPPING_OPTION = /^setoption\s+name\s+(hash|clear hash|uci_variant)\s/i;
 // Long commands during which `isready` is answered at once, as natively.

@@ -1,4 +1,4 @@
-// Measurements for the README (not a test: timings vary with the machine's load).
+// Measurements for web/README.md (not a test: timings vary with the machine's load).
 //   SAPPER_NATIVE=../target/release/sapper node test/measure.mjs [bench depth] [rounds]
 // Prints the download size of the page (raw, gzip, brotli), the time from
 // `new Worker('sapper.js')` to `uciok` (first and repeated), and `bench` nodes per

@@ -6,19 +6,19 @@
 //! - `sapper_buffer(len)` returns a pointer to `len` writable bytes in the module's
 //!   memory; the caller copies a UTF-8 request there.
 //! - `sapper_uci(len)` runs those bytes as one UCI command line, through the same
-//!   [`sapper::uci::Uci`] front end as the native binary. Each output line goes out
+//!   [`sapper_engine::uci::Uci`] front end as the native binary. Each output line goes out
 //!   through the import `sapper.emit(ptr, len)` as soon as it is written (so `info`
 //!   lines arrive while a search runs). Returns 0 after `quit`, else 1.
 //! - `sapper_rules(len)` answers a rules request ([`rules`]) and returns the length
 //!   of the answer, which `sapper_result()` points to.
 //!
 //! The imports the engine itself needs (clock, stop flag, pause) are described in
-//! `sapper::host`; `sapper.random(ptr, len)` fills bytes from
+//! `sapper_engine::host`; `sapper.random(ptr, len)` fills bytes from
 //! `crypto.getRandomValues` (the seed of weakened play and of mine layouts).
 
 pub mod rules;
 
-use sapper::uci::{Output, Uci};
+use sapper_engine::uci::{Output, Uci};
 use std::cell::RefCell;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -134,7 +134,7 @@ pub extern "C" fn sapper_rules(len: usize) -> usize {
     })
 }
 
-/// Where the last answer of [`sapper_rules`] starts. Valid until the next call.
+/// Where the last answer of [`sapper_rules`](fn@sapper_rules) starts. Valid until the next call.
 #[no_mangle]
 pub extern "C" fn sapper_result() -> *const u8 {
     RESULT.with(|r| r.borrow().as_ptr())

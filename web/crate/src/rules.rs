@@ -13,18 +13,18 @@
 //!   move did besides moving (an explosion, a mine hit, mines discovered), and
 //!   `result` (`*`, or `1-0`, `0-1`, `1/2-1/2` followed by the reason).
 //! - `layout` answers `fen` with the minesweeper start position with four mines
-//!   drawn at random over the fog zone (RULES.md rule 2), full information.
+//!   drawn at random over the fog zone (docs/rules.md rule 2), full information.
 //!
 //! A request that cannot be answered gets one line `error <why>`.
 
-use sapper::game::{AnyGame, Game};
-use sapper::minesweeper::{random_layout, Minesweeper};
-use sapper::notation::san;
-use sapper::play::move_events;
-use sapper::position::Position;
-use sapper::types::Color;
-use sapper::variant::{Outcome, Variant, VariantKind};
-use sapper::with_game;
+use sapper_engine::play::move_events;
+use sapper_rules::game::{AnyGame, Game};
+use sapper_rules::notation::san;
+use sapper_rules::position::Position;
+use sapper_rules::types::Color;
+use sapper_rules::variant::minesweeper::{random_layout, Minesweeper};
+use sapper_rules::variant::{Outcome, Variant, VariantKind};
+use sapper_rules::with_game;
 use std::fmt::Write;
 use std::str::FromStr;
 

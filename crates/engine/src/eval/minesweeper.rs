@@ -1,0 +1,62 @@
+//! Minesweeper chess's evaluation terms: pieces that must still cross the fog,
+//! times the public mine density.
+
+use crate::eval::params::idx;
+use crate::eval::{Accumulator, SideInfo, VariantEval};
+use sapper_rules::bitboard::BitBoard;
+use sapper_rules::geometry::{Board8x10, Geometry};
+use sapper_rules::position::{Bb, Position};
+use sapper_rules::types::{Color, Role};
+use sapper_rules::variant::minesweeper::Minesweeper;
+
+impl VariantEval for Minesweeper {
+    #[inline(always)]
+    fn eval_terms<A: Accumulator>(pos: &Position<Self>, _info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
+        mine_terms(pos, acc);
+    }
+}
+
+/// Undiscovered mines per fogged, unswept square (0 with no such square): what a
+/// piece crossing the fog risks per step, by the public information alone.
+pub fn mine_density(pos: &Position<Minesweeper>) -> f32 {
+    let st = pos.state();
+    let unknown = (st.fog & !st.swept).count_ones();
+    let hidden = (st.counter as u32).saturating_sub(st.discovered.count_ones());
+    if unknown == 0 {
+        0.0
+    } else {
+        hidden as f32 / unknown as f32
+    }
+}
+
+/// Minesweeper: pieces (knights to queens) that must still cross the fog, times the
+/// public mine density in percent.
+#[inline]
+fn mine_terms<A: Accumulator>(pos: &Position<Minesweeper>, acc: &mut A) {
+    let percent = (mine_density(pos) * 100.0).round() as i32;
+    if percent == 0 {
+        return;
+    }
+    for color in Color::ALL {
+        let s = color.sign();
+        // Behind the fog: ranks 1-3 for White, the last three for Black.
+        let behind = match color {
+            Color::White => {
+                Bb::<Minesweeper>::rank(0) | Bb::<Minesweeper>::rank(1) | Bb::<Minesweeper>::rank(2)
+            }
+            Color::Black => {
+                let top = Board8x10::RANKS - 1;
+                Bb::<Minesweeper>::rank(top)
+                    | Bb::<Minesweeper>::rank(top - 1)
+                    | Bb::<Minesweeper>::rank(top - 2)
+            }
+        };
+        for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .into_iter()
+            .enumerate()
+        {
+            let n = (pos.pieces(color, role) & behind).count() as i32;
+            acc.add(idx::MINE_RISK + k, s * n * percent);
+        }
+    }
+}

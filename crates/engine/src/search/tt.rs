@@ -1,0 +1,246 @@
+//! The transposition table: a lock-free hash table shared by search threads.
+//!
+//! Each entry is two atomic 64-bit words, `key ^ data` and `data` (Hyatt and Mann's
+//! "lockless transposition table", ICCA Journal 2002): a torn write by another thread
+//! makes the XOR check fail, so a probe sees either a whole entry or a miss. Entries
+//! come in clusters of four, one cache line; replacement prefers shallow and old
+//! entries.
+
+use sapper_rules::moves::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (all moves failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    /// The exact score (a PV node).
+    Exact = 3,
+}
+
+impl Bound {
+    /// Whether a stored `score` with this bound settles a search of the window
+    /// (`alpha`, `beta`) (centipawns, already converted with `from_tt`): exact always,
+    /// a lower bound at or above `beta`, an upper bound at or below `alpha`.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
+/// A probe's result. Scores are as stored: convert mate scores with
+/// [`crate::search::score::from_tt`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// The best or refuting move found, possibly [`Move::NONE`].
+    pub mv: Move,
+    /// Search score, centipawns or ply-relative mate score.
+    pub score: i32,
+    /// Static evaluation of the position, centipawns.
+    pub eval: i32,
+    /// Depth of the search that produced the score, plies.
+    pub depth: i32,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+const CLUSTER: usize = 4;
+const GENERATION_BITS: u64 = 5;
+const GENERATION_MASK: u8 = (1 << GENERATION_BITS) - 1;
+/// Entries are 16 bytes.
+const ENTRY_BYTES: usize = 16;
+
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 17)
+        | ((eval as i16 as u16 as u64) << 33)
+        | ((depth.clamp(0, 255) as u64) << 49)
+        | ((bound as u64) << 57)
+        | (((generation & GENERATION_MASK) as u64) << 59)
+}
+
+fn unpack(data: u64) -> Option<(TtHit, u8)> {
+    let bound = match (data >> 57) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some((
+        TtHit {
+            mv: Move::from_raw((data & 0x1_ffff) as u32),
+            score: (data >> 17) as u16 as i16 as i32,
+            eval: (data >> 33) as u16 as i16 as i32,
+            depth: ((data >> 49) & 0xff) as i32,
+            bound,
+        },
+        ((data >> 59) as u8) & GENERATION_MASK,
+    ))
+}
+
+/// A shared transposition table. All methods take `&self`; threads share it by `Arc`.
+pub struct TranspositionTable {
+    entries: Box<[Entry]>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> TranspositionTable {
+        Self::try_new(mib).unwrap_or_else(|| Self::try_new(1).expect("a 1 MiB table"))
+    }
+
+    /// A table of about `mib` MiB, or `None` if the memory cannot be reserved.
+    pub fn try_new(mib: usize) -> Option<TranspositionTable> {
+        let clusters = (mib.max(1) << 20) / (ENTRY_BYTES * CLUSTER);
+        let mut entries: Vec<Entry> = Vec::new();
+        entries.try_reserve_exact(clusters * CLUSTER).ok()?;
+        entries.extend((0..clusters * CLUSTER).map(|_| Entry::default()));
+        Some(TranspositionTable {
+            entries: entries.into_boxed_slice(),
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in MiB.
+    pub fn size_mib(&self) -> usize {
+        (self.entries.len() * ENTRY_BYTES) >> 20
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for e in self.entries.iter() {
+            e.key_xor_data.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation
+            .store(g.wrapping_add(1) & GENERATION_MASK, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &[Entry] {
+        let clusters = self.entries.len() / CLUSTER;
+        // Lemire's multiply-shift maps the key onto 0..clusters without a division.
+        let index = ((key as u128 * clusters as u128) >> 64) as usize;
+        &self.entries[index * CLUSTER..index * CLUSTER + CLUSTER]
+    }
+
+    /// Looks `key` up. Returns the entry if one with this exact key is stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in self.cluster(key) {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data).map(|(hit, _)| hit);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`. `score` must already be converted with
+    /// [`crate::search::score::to_tt`]. An existing entry for the same key keeps its
+    /// move when the new result has none.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let cluster = self.cluster(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, e) in cluster.iter().enumerate() {
+            let data = e.data.load(Ordering::Relaxed);
+            let stored_key = e.key_xor_data.load(Ordering::Relaxed) ^ data;
+            let Some((old, old_gen)) = unpack(data) else {
+                victim = i;
+                victim_worth = i32::MIN;
+                continue;
+            };
+            if stored_key == key {
+                // Keep a deeper result of the same search unless the new one is exact.
+                if bound != Bound::Exact && old_gen == generation && old.depth > depth + 3 {
+                    return;
+                }
+                let mv = if mv.is_none() { old.mv } else { mv };
+                write(e, key, pack(mv, score, eval, depth, bound, generation));
+                return;
+            }
+            let age = (generation.wrapping_sub(old_gen) & GENERATION_MASK) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        write(
+            &cluster[victim],
+            key,
+            pack(mv, score, eval, depth, bound, generation),
+        );
+    }
+
+    /// Per mille of sampled entries written by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter_map(|e| unpack(e.data.load(Ordering::Relaxed)))
+            .filter(|(_, g)| *g == generation)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[inline(always)]
+fn write(e: &Entry, key: u64, data: u64) {
+    e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    e.data.store(data, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sapper_rules::types::Square;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::normal(Square(12), Square(79));
+        tt.store(0xdead_beef, mv, -31_000, 57, 12, Bound::Lower);
+        let hit = tt.probe(0xdead_beef).expect("stored");
+        assert_eq!(
+            hit,
+            TtHit {
+                mv,
+                score: -31_000,
+                eval: 57,
+                depth: 12,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(0xdead_bef0).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn size_follows_the_hash_option() {
+        assert_eq!(TranspositionTable::new(16).size_mib(), 16);
+    }
+}

@@ -1,0 +1,61 @@
+//! What the search asks of a variant ([`VariantSearch`]); the impls are beside the
+//! code they serve (`search/atomic.rs`, `search/kingofthehill.rs`,
+//! `search/belief.rs`), the variants that need none here.
+
+use crate::eval::VariantEval;
+use sapper_rules::moves::Move;
+use sapper_rules::position::Position;
+use sapper_rules::types::Square;
+use sapper_rules::variant::{Chess, ThreeCheck};
+
+/// A variant's search hooks. Each has a default that changes nothing (chess), and
+/// every one is called whatever the variant, so an override can never be skipped.
+/// A variant the search plays has an evaluation, hence the supertrait.
+pub trait VariantSearch: VariantEval {
+    /// The search's knowledge of hidden information below a root (minesweeper: the
+    /// consistent mine layouts); `()` where nothing is hidden.
+    type Belief: Send;
+
+    /// The search's knowledge of hidden information at a root (minesweeper: the
+    /// consistent mine layouts); `None` when nothing is hidden.
+    fn new_belief(_root: &Position<Self>) -> Option<Self::Belief> {
+        None
+    }
+
+    /// The probability that `m` ends on a mine (minesweeper), 0 for moves whose
+    /// outcome is certain to be safe and 1 for certain destruction. `belief` is the
+    /// search's knowledge; without it, unknown squares count as safe.
+    #[inline(always)]
+    fn mine_probability(_pos: &Position<Self>, _m: Move, _belief: Option<&mut Self::Belief>) -> f32 {
+        0.0
+    }
+
+    /// The material balance of `m` for SEE when the variant's captures are no
+    /// exchange (atomic: the blast's balance); `None` for the swap algorithm.
+    #[inline(always)]
+    fn exchange_value(_pos: &Position<Self>, _m: Move) -> Option<i32> {
+        None
+    }
+
+    /// The ordering gain of the capture `m` of the piece on `victim` when it is not
+    /// MVV-LVA (atomic: the blast's balance); `None` for MVV-LVA.
+    #[inline(always)]
+    fn capture_order_gain(_pos: &Position<Self>, _m: Move, _victim: Square) -> Option<i32> {
+        None
+    }
+
+    /// Moves the search must never prune or reduce (atomic: threats to explode the
+    /// king; king of the hill: king steps toward a free hill square).
+    #[inline(always)]
+    fn is_critical(_pos: &Position<Self>, _m: Move) -> bool {
+        false
+    }
+}
+
+impl VariantSearch for Chess {
+    type Belief = ();
+}
+
+impl VariantSearch for ThreeCheck {
+    type Belief = ();
+}
