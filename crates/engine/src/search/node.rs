@@ -207,7 +207,7 @@ impl<V: VariantSearch> Searcher<V> {
             // The same position as the search that called this one.
             (self.stack[si].eval, self.stack[si].eval)
         } else {
-            let raw = tt_hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
+            let raw = self.tt_or_static_eval(pos, tt_hit.map(|h| h.eval));
             (raw, refine_eval(raw, tt_hit.map(|h| h.bound), tt_score))
         };
         self.stack[si].eval = raw_eval;
@@ -511,10 +511,10 @@ impl<V: VariantSearch> Searcher<V> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if raw_eval == NO_EVAL { 0 } else { raw_eval };
+        // In check there is no static evaluation: the entry says so (`NO_EVAL`).
         if excluded.is_none() {
             self.tt()
-                .store(key, best_move, to_tt(best_score, ply), stored_eval, depth, bound);
+                .store(key, best_move, to_tt(best_score, ply), raw_eval, depth, bound);
         }
         best_score
     }
@@ -567,7 +567,7 @@ impl<V: VariantSearch> Searcher<V> {
         let mut raw_eval = NO_EVAL;
         let mut stand_pat = -INFINITE;
         if !evading {
-            raw_eval = tt_hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
+            raw_eval = self.tt_or_static_eval(pos, tt_hit.map(|h| h.eval));
             stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
             if best_score >= beta {
@@ -652,10 +652,23 @@ impl<V: VariantSearch> Searcher<V> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if raw_eval == NO_EVAL { 0 } else { raw_eval };
+        // An evading node has no static evaluation: the entry says so (`NO_EVAL`), so
+        // that the same position reached without the duty to evade (deeper in
+        // quiescence, or in `negamax` under a hill threat) evaluates instead of
+        // reading a 0 as its evaluation.
         self.tt()
-            .store(key, best_move, to_tt(best_score, ply), stored_eval, 0, bound);
+            .store(key, best_move, to_tt(best_score, ply), raw_eval, 0, bound);
         best_score
+    }
+
+    /// The static evaluation of `pos`: the table's (`stored`) when it has one, else
+    /// computed. An entry of a node in check or evading holds `NO_EVAL`.
+    #[inline(always)]
+    fn tt_or_static_eval(&mut self, pos: &Position<V>, stored: Option<i32>) -> i32 {
+        match stored {
+            Some(e) if e != NO_EVAL => e,
+            _ => self.static_eval(pos),
+        }
     }
 
     /// ProbCut's search at a non-PV node (see `negamax`): the captures whose SEE could
