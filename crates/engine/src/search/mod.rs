@@ -8,6 +8,7 @@
 
 mod atomic;
 pub mod belief;
+pub mod correction;
 mod kingofthehill;
 mod node;
 pub mod ordering;
@@ -24,6 +25,7 @@ use crate::eval::nnue::AccumulatorStack;
 use crate::eval::params::EvalParams;
 use crate::eval::{endgame, evaluate_linear};
 use crate::host::Instant;
+use correction::CorrectionHistory;
 use ordering::{Histories, MovePicker, OrderContext};
 use sapper_rules::movegen::GenType;
 use sapper_rules::moves::Move;
@@ -173,8 +175,11 @@ struct RootMove {
 /// What the search remembers about each ply of the current line.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// Static evaluation (side to move), or `NO_EVAL` in check.
+    /// Static evaluation (side to move) with its correction ([`correction`]), or
+    /// `NO_EVAL` in check.
     eval: i32,
+    /// The static evaluation before correction (what the table stores).
+    raw_eval: i32,
     /// (piece, destination) index of the move played from this ply, `None` for a
     /// null move.
     piece_to: Option<usize>,
@@ -195,6 +200,7 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             eval: NO_EVAL,
+            raw_eval: NO_EVAL,
             piece_to: None,
             killers: [Move::NONE; 2],
             null: false,
@@ -212,6 +218,7 @@ const STACK_OFFSET: usize = 2;
 /// `ucinewgame`.
 pub struct Searcher<V: VariantSearch> {
     histories: Histories,
+    correction: CorrectionHistory,
     stack: Box<[Frame; MAX_PLY + STACK_OFFSET + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -280,6 +287,7 @@ impl<V: VariantSearch> Searcher<V> {
     pub fn new() -> Searcher<V> {
         Searcher {
             histories: Histories::default(),
+            correction: CorrectionHistory::default(),
             stack: Box::new([Frame::default(); MAX_PLY + STACK_OFFSET + 2]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -312,6 +320,7 @@ impl<V: VariantSearch> Searcher<V> {
     /// Forgets what earlier searches learned (`ucinewgame`).
     pub fn clear(&mut self) {
         self.histories.clear();
+        self.correction.clear();
         self.previous_score = None;
         *self.stack = [Frame::default(); MAX_PLY + STACK_OFFSET + 2];
     }

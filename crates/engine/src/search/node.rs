@@ -12,6 +12,7 @@
 //! the enemy king is never pruned or reduced; in king of the hill neither is a king
 //! step toward a free hill square within two steps of it.
 
+use super::correction::{CorrectionHistory, Slots};
 use super::ordering::{capture_index, is_noisy, piece_to, MovePicker, OrderContext, Previous};
 use super::params as sp;
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
@@ -120,6 +121,21 @@ impl<V: VariantSearch> Searcher<V> {
         V::mine_probability(pos, m, self.belief.as_mut())
     }
 
+    /// The (piece, destination) indices of the moves two plies and one ply back,
+    /// when both were real moves (the continuation correction's index).
+    #[inline(always)]
+    fn previous_two(&self) -> Option<(usize, usize)> {
+        let i = self.ply + STACK_OFFSET;
+        Some((self.stack[i - 2].piece_to?, self.stack[i - 1].piece_to?))
+    }
+
+    /// `raw` (a static evaluation, centipawns) with the correction history's
+    /// estimate of its error at `slots`, kept off the mate scores.
+    #[inline(always)]
+    fn corrected(&self, raw: i32, slots: &Slots) -> i32 {
+        (raw + self.correction.value(slots)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// The moves before this node, for continuation history.
     #[inline(always)]
     fn previous(&self) -> Previous {
@@ -198,20 +214,30 @@ impl<V: VariantSearch> Searcher<V> {
         // A threat to win next move (a king one step from the hill) is answered as a
         // check: the static evaluation does not see it, so it must not prune.
         let threatened = !in_check && V::threatens_win(pos);
-        // `raw_eval` is the static evaluation (what the table stores); `eval`, used by
+        // `raw_eval` is the static evaluation (what the table stores); `static_eval`
+        // adds the correction history's estimate of its error here; `eval`, used by
         // the pruning below, is refined by a stored search score when its bound says
         // the true value lies beyond the evaluation.
-        let (raw_eval, eval) = if in_check {
-            (NO_EVAL, NO_EVAL)
+        let slots = CorrectionHistory::slots(pos, self.previous_two());
+        let (raw_eval, static_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL, NO_EVAL)
         } else if excluded.is_some() {
             // The same position as the search that called this one.
-            (self.stack[si].eval, self.stack[si].eval)
+            let frame = &self.stack[si];
+            (frame.raw_eval, frame.eval, frame.eval)
         } else {
             let raw = self.tt_or_static_eval(pos, tt_hit.map(|h| h.eval));
-            (raw, refine_eval(raw, tt_hit.map(|h| h.bound), tt_score))
+            let corrected = self.corrected(raw, &slots);
+            (
+                raw,
+                corrected,
+                refine_eval(corrected, tt_hit.map(|h| h.bound), tt_score),
+            )
         };
-        self.stack[si].eval = raw_eval;
-        let improving = !in_check && self.stack[si - 2].eval != NO_EVAL && raw_eval > self.stack[si - 2].eval;
+        self.stack[si].eval = static_eval;
+        self.stack[si].raw_eval = raw_eval;
+        let improving =
+            !in_check && self.stack[si - 2].eval != NO_EVAL && static_eval > self.stack[si - 2].eval;
 
         if !PV && !in_check && !threatened && !is_mate(beta) && excluded.is_none() {
             // Step 6. Reverse futility pruning: far above beta, a quiet move will not
@@ -511,6 +537,17 @@ impl<V: VariantSearch> Searcher<V> {
         } else {
             Bound::Upper
         };
+        // The correction history learns how far the evaluation missed: not from a
+        // capture's result (the evaluation cannot see material about to fall), nor
+        // from a bound on the side the evaluation already lies (Stockfish's rule).
+        let noisy_best = best_move.is_some() && is_noisy(pos, best_move);
+        if !in_check
+            && !noisy_best
+            && ((best_score < static_eval && best_score < beta)
+                || (best_score > static_eval && best_move.is_some()))
+        {
+            self.correction.update(&slots, best_score - static_eval, depth);
+        }
         // In check there is no static evaluation: the entry says so (`NO_EVAL`).
         if excluded.is_none() {
             self.tt()
@@ -568,7 +605,9 @@ impl<V: VariantSearch> Searcher<V> {
         let mut stand_pat = -INFINITE;
         if !evading {
             raw_eval = self.tt_or_static_eval(pos, tt_hit.map(|h| h.eval));
-            stand_pat = refine_eval(raw_eval, tt_hit.map(|h| h.bound), tt_score);
+            let slots = CorrectionHistory::slots(pos, self.previous_two());
+            let corrected = self.corrected(raw_eval, &slots);
+            stand_pat = refine_eval(corrected, tt_hit.map(|h| h.bound), tt_score);
             best_score = stand_pat;
             if best_score >= beta {
                 return best_score;
@@ -597,6 +636,8 @@ impl<V: VariantSearch> Searcher<V> {
             if SEE_PRUNING && !evading && !see_ge(pos, m, 0) && !V::is_critical(pos, m) {
                 continue;
             }
+            // The continuation correction below reads the line's last two moves.
+            self.stack[ply + STACK_OFFSET].piece_to = Some(piece_to(pos, m));
             let p = self.mine_probability(pos, m);
             let score = if is_chance(p) {
                 if !in_check {
@@ -688,7 +729,7 @@ impl<V: VariantSearch> Searcher<V> {
         let ply = self.ply;
         let si = ply + STACK_OFFSET;
         // The node's static evaluation, for the table entry (set by `negamax`).
-        let raw_eval = self.stack[si].eval;
+        let raw_eval = self.stack[si].raw_eval;
         let key = pos.key();
         let order = OrderContext {
             tt_move,
