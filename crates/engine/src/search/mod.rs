@@ -191,6 +191,8 @@ struct Frame {
     excluded: Move,
     /// Double extensions on the line down to this ply (bounded, so the search ends).
     double_extensions: u8,
+    /// Whether the node is or was on a principal variation (Stockfish's `ttPv`).
+    tt_pv: bool,
 }
 
 /// Marks a frame whose side to move was in check (no static evaluation).
@@ -206,6 +208,7 @@ impl Default for Frame {
             null: false,
             excluded: Move::NONE,
             double_extensions: 0,
+            tt_pv: false,
         }
     }
 }

@@ -17,7 +17,7 @@ use super::ordering::{capture_index, is_noisy, piece_to, MovePicker, OrderContex
 use super::params as sp;
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, WIN_CLAMP};
 use super::see::see_ge;
-use super::tt::Bound;
+use super::tt::{Bound, TtHit};
 use super::{Searcher, NO_EVAL, STACK_OFFSET};
 use crate::search::VariantSearch;
 use sapper_rules::bitboard::BitBoard;
@@ -203,6 +203,14 @@ impl<V: VariantSearch> Searcher<V> {
         };
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let tt_score = tt_hit.map(|h| from_tt(h.score, ply));
+        // On a principal variation now or when the entry was stored (Stockfish's
+        // `ttPv`); kept by the entry and the frame (a singular search inherits it).
+        let tt_pv = if excluded.is_some() {
+            self.stack[si].tt_pv
+        } else {
+            PV || tt_hit.is_some_and(|h| h.pv)
+        };
+        self.stack[si].tt_pv = tt_pv;
         if let (Some(hit), Some(s)) = (tt_hit, tt_score) {
             if !PV && hit.depth >= depth && hit.bound.cuts(s, alpha, beta) {
                 return s;
@@ -461,22 +469,33 @@ impl<V: VariantSearch> Searcher<V> {
                     && !critical
                     && (!noisy || !see_ge(pos, m, 0))
                 {
-                    reduction = sp::lmr(depth, legal);
-                    reduction -= i32::from(PV);
-                    reduction += i32::from(!improving);
-                    reduction -=
-                        i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
-                    reduction -= i32::from(gives_check);
-                    reduction -= quiet_score / sp::lmr_history_div();
-                    reduction += sp::lmr_cut_node() * i32::from(cut_node);
-                    reduction += i32::from(tt_noisy && !noisy);
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    // In 1/1024 ply (Stockfish's units), so the history's
+                    // adjustment is continuous; whole plies in the end.
+                    const PLY: i32 = 1024;
+                    let mut r = sp::lmr(depth, legal);
+                    r -= PLY * i32::from(PV);
+                    r -= PLY * sp::lmr_tt_pv() * i32::from(tt_pv && !PV);
+                    r += PLY * i32::from(!improving);
+                    r -=
+                        PLY * i32::from(m == order.killers[0] || m == order.killers[1] || m == order.counter);
+                    r -= PLY * i32::from(gives_check);
+                    r -= quiet_score * PLY / sp::lmr_history_div();
+                    r += PLY * sp::lmr_cut_node() * i32::from(cut_node);
+                    r += PLY * i32::from(tt_noisy && !noisy);
+                    reduction = r.div_euclid(PLY).clamp(0, new_depth - 1);
                 }
                 let reduced = new_depth - reduction;
                 score =
                     self.search_move::<false>(pos, mv, alpha, alpha + 1, reduced, reduction > 0 || !cut_node);
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score = self.search_move::<false>(pos, mv, alpha, alpha + 1, new_depth, !cut_node);
+                    // The reduced search's margin over the best score so far decides
+                    // the full search's depth (Stockfish's doDeeper, doShallower).
+                    let deeper = score > best_score + sp::lmr_deeper_margin() + 2 * new_depth;
+                    let shallower = score < best_score + sp::lmr_shallower_margin();
+                    let full = new_depth + i32::from(deeper) - i32::from(shallower);
+                    if full > reduced {
+                        score = self.search_move::<false>(pos, mv, alpha, alpha + 1, full, !cut_node);
+                    }
                 }
                 if PV && score > alpha && score < beta && !self.stopped {
                     score = self.search_move::<true>(pos, mv, alpha, beta, new_depth, false);
@@ -550,8 +569,15 @@ impl<V: VariantSearch> Searcher<V> {
         }
         // In check there is no static evaluation: the entry says so (`NO_EVAL`).
         if excluded.is_none() {
-            self.tt()
-                .store(key, best_move, to_tt(best_score, ply), raw_eval, depth, bound);
+            let entry = TtHit {
+                mv: best_move,
+                score: to_tt(best_score, ply),
+                eval: raw_eval,
+                depth,
+                bound,
+                pv: tt_pv,
+            };
+            self.tt().store(key, entry);
         }
         best_score
     }
@@ -697,8 +723,15 @@ impl<V: VariantSearch> Searcher<V> {
         // that the same position reached without the duty to evade (deeper in
         // quiescence, or in `negamax` under a hill threat) evaluates instead of
         // reading a 0 as its evaluation.
-        self.tt()
-            .store(key, best_move, to_tt(best_score, ply), raw_eval, 0, bound);
+        let entry = TtHit {
+            mv: best_move,
+            score: to_tt(best_score, ply),
+            eval: raw_eval,
+            depth: 0,
+            bound,
+            pv: tt_hit.is_some_and(|h| h.pv),
+        };
+        self.tt().store(key, entry);
         best_score
     }
 
@@ -763,14 +796,15 @@ impl<V: VariantSearch> Searcher<V> {
                 return Some(0);
             }
             if s >= probcut_beta {
-                self.tt().store(
-                    key,
-                    m,
-                    to_tt(s, ply),
-                    raw_eval,
-                    probcut_stored_depth(depth),
-                    Bound::Lower,
-                );
+                let entry = TtHit {
+                    mv: m,
+                    score: to_tt(s, ply),
+                    eval: raw_eval,
+                    depth: probcut_stored_depth(depth),
+                    bound: Bound::Lower,
+                    pv: self.stack[si].tt_pv,
+                };
+                self.tt().store(key, entry);
                 return Some(s);
             }
         }

@@ -160,6 +160,16 @@ search_params! {
     lmr_history_div = 8192, 2000..=16000;
     /// Late-move reductions: extra plies at expected cut nodes.
     lmr_cut_node = 1, 0..=3;
+    /// Late-move reductions: plies less at a node that is or was on a principal
+    /// variation (Stockfish's `ttPv`), not itself a PV node.
+    lmr_tt_pv = 1, 0..=2;
+    /// After a reduced search beats alpha: the full-depth search goes a ply deeper
+    /// when the score beats the best by this much plus 2 a ply (centipawns;
+    /// Stockfish's doDeeper).
+    lmr_deeper_margin = 20, 0..=80;
+    /// ... and a ply shallower when it beats the best by less than this
+    /// (centipawns; Stockfish's doShallower).
+    lmr_shallower_margin = 5, 0..=30;
     /// ProbCut: least depth (plies).
     probcut_depth = 5, 3..=8;
     /// ProbCut: margin above beta (centipawns).
@@ -181,8 +191,9 @@ search_params! {
     aspiration_delta = 25, 8..=60;
 }
 
-/// The late-move reduction of the `moves`-th move at `depth` (plies):
-/// `base + ln(depth) ln(moves) / divisor`, as in Stockfish's reduction table.
+/// The late-move reduction of the `moves`-th move at `depth`, in 1/1024 ply:
+/// `base + ln(depth) ln(moves) / divisor`, as in Stockfish's reduction table, whose
+/// fraction the search keeps until its adjustments are added.
 #[inline(always)]
 pub fn lmr(depth: i32, moves: usize) -> i32 {
     #[cfg(not(feature = "spsa"))]
@@ -201,7 +212,8 @@ pub fn lmr(depth: i32, moves: usize) -> i32 {
 }
 
 fn lmr_formula(d: usize, m: usize, base: i32, divisor: i32) -> i32 {
-    (base as f64 / 100.0 + (d as f64).ln() * (m as f64).ln() / (divisor as f64 / 100.0)) as i32
+    let plies = base as f64 / 100.0 + (d as f64).ln() * (m as f64).ln() / (divisor as f64 / 100.0);
+    (plies * 1024.0) as i32
 }
 
 /// The reduction table of the default parameters, by depth and move number.
@@ -249,7 +261,8 @@ mod tests {
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        assert_eq!(lmr(1, 1), 0);
+        // 1/1024 ply: at depth 1 the first move is reduced by less than a ply.
+        assert!((0..1024).contains(&lmr(1, 1)));
         assert!(lmr(20, 30) > lmr(5, 5));
         assert!(lmr(10, 40) >= lmr(10, 4));
     }

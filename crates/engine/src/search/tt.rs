@@ -47,6 +47,9 @@ pub struct TtHit {
     pub depth: i32,
     /// How the score bounds the true value.
     pub bound: Bound,
+    /// Whether the position was on a principal variation when stored, or had been
+    /// before (Stockfish's `ttPv`): such positions are searched with more care.
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -61,12 +64,15 @@ const GENERATION_MASK: u8 = (1 << GENERATION_BITS) - 1;
 /// Entries are 16 bytes.
 const ENTRY_BYTES: usize = 16;
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
-    (mv.raw() as u64)
-        | ((score as i16 as u16 as u64) << 17)
-        | ((eval as i16 as u16 as u64) << 33)
-        | ((depth.clamp(0, 255) as u64) << 49)
-        | ((bound as u64) << 57)
+/// The data word: move (17 bits), score and evaluation (16 each), depth (7, below
+/// `MAX_PLY`), the PV flag (1), bound (2) and generation (5).
+fn pack(hit: &TtHit, generation: u8) -> u64 {
+    (hit.mv.raw() as u64)
+        | ((hit.score as i16 as u16 as u64) << 17)
+        | ((hit.eval as i16 as u16 as u64) << 33)
+        | ((hit.depth.clamp(0, 127) as u64) << 49)
+        | ((hit.pv as u64) << 56)
+        | ((hit.bound as u64) << 57)
         | (((generation & GENERATION_MASK) as u64) << 59)
 }
 
@@ -82,8 +88,9 @@ fn unpack(data: u64) -> Option<(TtHit, u8)> {
             mv: Move::from_raw((data & 0x1_ffff) as u32),
             score: (data >> 17) as u16 as i16 as i32,
             eval: (data >> 33) as u16 as i16 as i32,
-            depth: ((data >> 49) & 0xff) as i32,
+            depth: ((data >> 49) & 0x7f) as i32,
             bound,
+            pv: (data >> 56) & 1 != 0,
         },
         ((data >> 59) as u8) & GENERATION_MASK,
     ))
@@ -154,11 +161,13 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a search result for `key`. `score` must already be converted with
+    /// Stores a search result for `key`. `entry.score` must already be converted with
     /// [`crate::search::score::to_tt`]. An existing entry for the same key keeps its
-    /// move when the new result has none.
+    /// move when the new result has none. Replacement prefers shallow, old and
+    /// non-PV entries.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, entry: TtHit) {
+        let TtHit { depth, bound, .. } = entry;
         let generation = self.generation.load(Ordering::Relaxed);
         let cluster = self.cluster(key);
         let mut victim = 0;
@@ -176,22 +185,18 @@ impl TranspositionTable {
                 if bound != Bound::Exact && old_gen == generation && old.depth > depth + 3 {
                     return;
                 }
-                let mv = if mv.is_none() { old.mv } else { mv };
-                write(e, key, pack(mv, score, eval, depth, bound, generation));
+                let mv = if entry.mv.is_none() { old.mv } else { entry.mv };
+                write(e, key, pack(&TtHit { mv, ..entry }, generation));
                 return;
             }
             let age = (generation.wrapping_sub(old_gen) & GENERATION_MASK) as i32;
-            let worth = old.depth - 8 * age;
+            let worth = old.depth - 8 * age + 2 * i32::from(old.pv);
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;
             }
         }
-        write(
-            &cluster[victim],
-            key,
-            pack(mv, score, eval, depth, bound, generation),
-        );
+        write(&cluster[victim], key, pack(&entry, generation));
     }
 
     /// Per mille of sampled entries written by the current search (UCI `hashfull`).
@@ -222,18 +227,29 @@ mod tests {
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
         let mv = Move::normal(Square(12), Square(79));
-        tt.store(0xdead_beef, mv, -31_000, 57, 12, Bound::Lower);
-        let hit = tt.probe(0xdead_beef).expect("stored");
-        assert_eq!(
-            hit,
-            TtHit {
-                mv,
-                score: -31_000,
-                eval: 57,
-                depth: 12,
-                bound: Bound::Lower
-            }
-        );
+        let entry = TtHit {
+            mv,
+            score: -31_000,
+            eval: -32_000,
+            depth: 127,
+            bound: Bound::Lower,
+            pv: true,
+        };
+        tt.store(0xdead_beef, entry);
+        assert_eq!(tt.probe(0xdead_beef), Some(entry));
+        let shallow = TtHit {
+            depth: 0,
+            pv: false,
+            bound: Bound::Upper,
+            ..entry
+        };
+        // A much shallower result of the same search does not replace it...
+        tt.store(0xdead_beef, shallow);
+        assert_eq!(tt.probe(0xdead_beef), Some(entry));
+        // ...one of a later search does.
+        tt.new_search();
+        tt.store(0xdead_beef, shallow);
+        assert_eq!(tt.probe(0xdead_beef), Some(shallow));
         assert!(tt.probe(0xdead_bef0).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef).is_none());
