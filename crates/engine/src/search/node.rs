@@ -164,17 +164,10 @@ impl<V: VariantSearch> Searcher<V> {
             return self.qsearch(pos, alpha, beta, true);
         }
         let ply = self.ply;
-        self.nodes += 1;
-        self.pv_len[ply] = ply;
-
         // Step 2. Check for an aborted search and an immediate result (a game over
         // by a variant rule, a draw, the ply limit).
-        if self.poll_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.special_outcome() {
-            return outcome_score(outcome, pos, ply);
+        if let Some(score) = self.enter_node(pos) {
+            return score;
         }
         if self.is_draw(pos) {
             return 0;
@@ -582,6 +575,24 @@ impl<V: VariantSearch> Searcher<V> {
         best_score
     }
 
+    /// What every node does first, negamax and quiescence alike: count the node,
+    /// empty its PV, poll the stop, note the selective depth. Returns the node's score
+    /// when nothing is left to search: 0 once stopped, the variant's result when the
+    /// game is over by a variant rule (atomic's exploded king, a king on the hill,
+    /// three checks).
+    #[inline(always)]
+    fn enter_node(&mut self, pos: &Position<V>) -> Option<i32> {
+        let ply = self.ply;
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.poll_stop() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        pos.special_outcome()
+            .map(|outcome| outcome_score(outcome, pos, ply))
+    }
+
     /// Quiescence search: captures and queen promotions (every move when in check;
     /// with `checks`, at its first ply, quiet checks too, so a quiet mate behind the
     /// horizon is not mistaken for a quiet position), with the static evaluation as a
@@ -589,17 +600,10 @@ impl<V: VariantSearch> Searcher<V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, checks: bool) -> i32 {
         // Step 1. Initialize node.
         let ply = self.ply;
-        self.nodes += 1;
-        self.pv_len[ply] = ply;
-
         // Step 2. Check for an aborted search and an immediate result (a game over
         // by a variant rule, drawn material, the ply limit, a win next move).
-        if self.poll_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.special_outcome() {
-            return outcome_score(outcome, pos, ply);
+        if let Some(score) = self.enter_node(pos) {
+            return score;
         }
         if pos.is_drawn_material() {
             return 0;
