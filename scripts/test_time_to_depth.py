@@ -1,0 +1,33 @@
+"""Runs time_to_depth.py against the release build at a small depth (run with
+``python3 -m pytest scripts/`` after ``cargo build --release``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import time_to_depth
+
+ENGINE = Path(__file__).resolve().parent.parent / "target" / "release" / "sapper"
+
+
+@pytest.mark.skipif(not ENGINE.exists(), reason="needs target/release/sapper")
+def test_every_position_reaches_the_depth_and_counts_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert time_to_depth.main(["--depth", "4", "--variant", "atomic", str(ENGINE)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3, out
+    assert all("nodes" in line for line in out)
+    total = out[-1]
+    assert "to depth 4" in total
+    nodes = int(total.split(", ")[1].split()[0])
+    assert nodes > 0
+
+
+@pytest.mark.skipif(not ENGINE.exists(), reason="needs target/release/sapper")
+def test_a_search_reports_the_last_node_count() -> None:
+    r = time_to_depth.search(str(ENGINE), "kingofthehill", "startpos", 3, 16)
+    assert r.nodes > 0 and r.seconds > 0

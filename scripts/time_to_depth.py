@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Time to a fixed depth and nodes per second of UCI engines on the same positions.
+
+Each engine searches each position with ``go depth N`` (one thread, its own Hash
+setting, a fresh process per position so no table carries over) and the script prints
+the seconds and nodes per position and in all. Run it on a quiet machine, one engine
+at a time: the figures are wall-clock times.
+
+    python3 scripts/time_to_depth.py --depth 16 target/release/sapper /path/to/old-sapper
+
+The positions are the start positions of chess, atomic and king of the hill and a
+quiet middlegame of each (``POSITIONS``); ``--variant`` keeps one variant's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import time
+from dataclasses import dataclass
+
+ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+# Atomic: a closed queen's pawn game (the Italian is lost for Black there: Bxf7+).
+ATOMIC_QUIET = "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3"
+
+POSITIONS: list[tuple[str, str]] = [
+    ("chess", "startpos"),
+    ("chess", f"fen {ITALIAN}"),
+    ("atomic", "startpos"),
+    ("atomic", f"fen {ATOMIC_QUIET}"),
+    ("kingofthehill", "startpos"),
+    ("kingofthehill", f"fen {ITALIAN}"),
+]
+
+
+@dataclass
+class Result:
+    """One search: wall seconds from ``go`` to ``bestmove``, and the last ``info``
+    line's node count."""
+
+    seconds: float
+    nodes: int
+
+
+def search(engine: str, variant: str, position: str, depth: int, hash_mb: int) -> Result:
+    """Searches ``position`` (a UCI ``position`` argument) to ``depth`` in a fresh
+    process of ``engine``."""
+    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(line: str) -> None:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def wait_for(prefix: str) -> list[str]:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+        raise RuntimeError(f"{engine} ended before {prefix!r}")
+
+    send("uci")
+    wait_for("uciok")
+    if variant != "chess":
+        send(f"setoption name UCI_Variant value {variant}")
+    send(f"setoption name Hash value {hash_mb}")
+    send("isready")
+    wait_for("readyok")
+    send(f"position {position}")
+    start = time.perf_counter()
+    send(f"go depth {depth}")
+    lines = wait_for("bestmove")
+    seconds = time.perf_counter() - start
+    send("quit")
+    proc.wait(timeout=10)
+    nodes = 0
+    for line in lines:
+        words = line.split()
+        if words[:1] == ["info"] and "nodes" in words:
+            nodes = int(words[words.index("nodes") + 1])
+    return Result(seconds, nodes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("engines", nargs="+", help="engine executables")
+    ap.add_argument("--depth", type=int, default=16)
+    ap.add_argument("--hash", type=int, default=64, help="Hash in MB (default: 64)")
+    ap.add_argument("--variant", choices=sorted({v for v, _ in POSITIONS}))
+    args = ap.parse_args(argv)
+    positions = [(v, p) for v, p in POSITIONS if args.variant in (None, v)]
+    for engine in args.engines:
+        seconds = nodes = 0.0
+        for variant, position in positions:
+            r = search(engine, variant, position, args.depth, args.hash)
+            seconds += r.seconds
+            nodes += r.nodes
+            print(f"{engine} {variant} {position[:24]}: {r.seconds:.2f} s, {r.nodes} nodes", flush=True)
+        nps = nodes / seconds if seconds > 0 else 0.0
+        print(f"{engine}: {seconds:.2f} s to depth {args.depth}, {int(nodes)} nodes, {nps:.0f} nps", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
