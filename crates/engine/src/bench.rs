@@ -72,6 +72,15 @@ pub const POSITIONS: &[(VariantKind, &str)] = &[
         VariantKind::KingOfTheHill,
         "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 4 5",
     ),
+    // Three-check: the start, and an Italian game where White has given a check.
+    (
+        VariantKind::ThreeCheck,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+    ),
+    (
+        VariantKind::ThreeCheck,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2+3 4 4",
+    ),
     // Minesweeper in public form (what a GUI sends), so chance nodes are searched:
     // the start, and a middlegame whose numbers constrain the fog.
     (
