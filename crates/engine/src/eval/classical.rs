@@ -5,7 +5,7 @@
 //! where they are linear; where it multiplies two counts (space), the product is the
 //! coefficient. The weights are fitted (`sapper tune`), not Stockfish's.
 //!
-//! Read by chess and king of the hill (their `Variant::EVAL_BLOCKS` are [`BLOCKS`]):
+//! Read by chess, king of the hill and three-check (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
 //! other variants' files may leave the blocks out, and their evaluations never compute
 //! them.
 
@@ -17,19 +17,30 @@ use sapper_rules::position::{Bb, Position};
 use sapper_rules::types::{Color, Role, Square};
 use sapper_rules::variant::Variant;
 
+/// The blocks of [`classical_terms`] and [`crate::eval::king`]'s `king_attack`,
+/// followed by a variant's own (`classical_blocks!("three_check")`): a
+/// `Variant::EVAL_BLOCKS` list.
+macro_rules! classical_blocks {
+    ($($own:literal),*) => {
+        &[
+            "king_attack",
+            "threat_by_minor",
+            "threat_by_rook",
+            "threats_more",
+            "passed_king",
+            "passed_path",
+            "pawn_phalanx",
+            "pawn_backward",
+            "piece_terms",
+            $($own),*
+        ]
+    };
+}
+pub(crate) use classical_blocks;
+
 /// The blocks a variant that adds [`classical_terms`] (and [`crate::eval::king`]'s
 /// `king_attack`) reads: its `Variant::EVAL_BLOCKS`.
-pub const BLOCKS: &[&str] = &[
-    "king_attack",
-    "threat_by_minor",
-    "threat_by_rook",
-    "threats_more",
-    "passed_king",
-    "passed_path",
-    "pawn_phalanx",
-    "pawn_backward",
-    "piece_terms",
-];
+pub const BLOCKS: &[&str] = classical_blocks!();
 
 /// [`idx::THREATS_MORE`] entries.
 pub mod more {

@@ -6,7 +6,7 @@
 //! ([`idx::KING_ATTACK`], [`DANGER_STEP`] per bucket) so that the tuner fits the
 //! curve, and the linear king-zone term ([`idx::KING_DANGER`]) stays beside it.
 //!
-//! Read by chess and king of the hill (their `Variant::EVAL_BLOCKS`), whose games
+//! Read by chess, king of the hill and three-check (their `Variant::EVAL_BLOCKS`), whose games
 //! against Fairy-Stockfish were lost to attacks on the castled king that this
 //! index sees and the zone count did not.
 
@@ -100,10 +100,17 @@ pub fn king_attack_terms<V: Variant, A: Accumulator>(
 ) {
     for us in Color::ALL {
         if let Some(d) = danger(pos, info, us) {
-            let bucket = ((d / DANGER_STEP) as usize).min(BUCKETS - 1);
-            acc.add(idx::KING_ATTACK + bucket, us.sign());
+            add_danger(d, us, acc);
         }
     }
+}
+
+/// Adds the [`idx::KING_ATTACK`] bucket of the danger index `d` (as [`danger`]
+/// gives it, perhaps scaled by a variant) to `us`'s king.
+#[inline]
+pub fn add_danger<A: Accumulator>(d: i32, us: Color, acc: &mut A) {
+    let bucket = ((d.max(0) / DANGER_STEP) as usize).min(BUCKETS - 1);
+    acc.add(idx::KING_ATTACK + bucket, us.sign());
 }
 
 #[cfg(test)]
