@@ -24,17 +24,19 @@ impl VariantEval for ThreeCheck {
     /// which the other side's evaluation feels as danger.
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
-        let remaining = pos.state().remaining;
+        // Checks given by each side, 0..=2 (a side with none left has won).
+        let given = pos
+            .state()
+            .remaining
+            .map(|left| (CHECKS_TO_WIN - left.clamp(1, CHECKS_TO_WIN)) as usize);
         for us in Color::ALL {
             if let Some(d) = king::danger(pos, info, us) {
-                let given = CHECKS_TO_WIN - remaining[(!us).index()].clamp(1, CHECKS_TO_WIN);
-                king::add_danger(d * DANGER_SCALE[given as usize] / 256, us, acc);
+                king::add_danger(d * DANGER_SCALE[given[(!us).index()]] / 256, us, acc);
             }
         }
         classical::classical_terms(pos, info, acc);
         for color in Color::ALL {
-            let left = remaining[color.index()].clamp(1, CHECKS_TO_WIN);
-            acc.add(idx::THREE_CHECK + (CHECKS_TO_WIN - left) as usize, color.sign());
+            acc.add(idx::THREE_CHECK + given[color.index()], color.sign());
         }
     }
 }
@@ -63,19 +65,19 @@ mod tests {
     #[test]
     fn king_danger_grows_with_the_checks_given() {
         // Knight g4 and queen h4 on the castled king: danger 1608 in chess (bucket 8,
-        // see king.rs), scaled by 573/256 before Black's first check (3604, bucket
+        // see king.rs), scaled by 573/256 before Black's first check (3599, bucket
         // 17, capped at the last, 15).
-        let board = "6k1/5ppp/8/8/6nq/8/5PPP/6K1 w - - 0 1";
-        let with = |checks: &str| board.replace(" 0 1", &format!(" {checks} 0 1"));
-        let fresh = white_king_bucket(&with("3+3"));
+        let attack =
+            |checks: &str| white_king_bucket(&format!("6k1/5ppp/8/8/6nq/8/5PPP/6K1 w - - {checks} 0 1"));
+        let fresh = attack("3+3");
         assert_eq!(fresh, crate::eval::king::BUCKETS - 1);
         // Black has given no check in either: White's own checks do not change it.
-        assert_eq!(white_king_bucket(&with("1+3")), fresh);
+        assert_eq!(attack("1+3"), fresh);
         // A lone queen on h4 (about 518 in chess, bucket 2): scaled up by Black's
         // checks given.
-        let queen = "6k1/5ppp/8/8/7q/8/5PPP/6K1 w - - 0 1";
-        let k = |checks: &str| white_king_bucket(&queen.replace(" 0 1", &format!(" {checks} 0 1")));
-        assert!(k("3+1") > k("3+3"), "{} {}", k("3+1"), k("3+3"));
+        let queen =
+            |checks: &str| white_king_bucket(&format!("6k1/5ppp/8/8/7q/8/5PPP/6K1 w - - {checks} 0 1"));
+        assert!(queen("3+1") > queen("3+3"), "{} {}", queen("3+1"), queen("3+3"));
     }
 
     #[test]
