@@ -177,7 +177,7 @@ impl<V: EngineVariant> Reporter for Printer<'_, '_, V> {
             "{:>3}/{:<3} {label}{:>7} {:>11} {:>8.2}s  {}",
             info.depth,
             info.seldepth,
-            score::human(self.sign * info.score),
+            score::human_from(info.score, self.sign < 0),
             info.nodes,
             info.elapsed.as_secs_f64(),
             line
@@ -321,7 +321,7 @@ fn analyze<V: EngineVariant>(
             "Best move: {} ({}), score {}, depth {}, {} nodes in {:.2}s",
             san(root, result.best),
             result.best,
-            score::human(sign * result.score),
+            score::human_from(result.score, sign < 0),
             result.depth,
             result.nodes,
             elapsed.as_secs_f64()

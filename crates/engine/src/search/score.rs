@@ -100,9 +100,48 @@ pub fn human(score: i32) -> String {
     }
 }
 
+/// A mate score's distance in moves for the side to move: `Some(n)` when it mates in
+/// `n` moves, `Some(-n)` when it is mated in `n` (`Some(0)`: mated now), `None` for a
+/// score that is no mate.
+pub fn mate_moves(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-((MATE + score) / 2))
+    } else {
+        None
+    }
+}
+
+/// [`human`] of the side to move's `score`, seen from the other side when `flip`
+/// (White's view of a Black-to-move score): the pawns negated, a mate's moves
+/// counted for the side to move and then given the other sign (`human(-score)`
+/// would count a mate's plies from the wrong side: mate in 1 would read `#0`).
+pub fn human_from(score: i32, flip: bool) -> String {
+    match mate_moves(score) {
+        Some(n) => format!("#{}", if flip { -n } else { n }),
+        None if flip => human(-score),
+        None => human(score),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mates_seen_from_the_other_side_keep_their_distance() {
+        assert_eq!(mate_moves(mate_in(1)), Some(1));
+        assert_eq!(mate_moves(mated_in(2)), Some(-1));
+        assert_eq!(mate_moves(mated_in(0)), Some(0));
+        assert_eq!(mate_moves(120), None);
+        assert_eq!(human_from(mate_in(1), true), "#-1");
+        assert_eq!(human_from(mate_in(3), false), "#2");
+        assert_eq!(human_from(mated_in(4), true), "#2");
+        assert_eq!(human_from(mated_in(0), true), "#0");
+        assert_eq!(human_from(125, true), "-1.25");
+        assert_eq!(human_from(-40, false), "-0.40");
+    }
 
     #[test]
     fn mate_scores_in_moves() {
