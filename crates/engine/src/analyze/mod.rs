@@ -9,7 +9,7 @@ pub mod svg;
 use crate::eval::default_params;
 use crate::search::timeman::Limits;
 use crate::search::SearchContext;
-use crate::search::{score, IterationInfo, Reporter, SearchOptions, SearchShared, Searcher};
+use crate::search::{score, IterationInfo, Reporter, SearchOptions, SearchResult, SearchShared, Searcher};
 use crate::skill::Skill;
 use crate::variant::EngineVariant;
 use progress::Console;
@@ -82,7 +82,7 @@ pub fn build_game(
 }
 
 /// `12.Nf3` -> `Nf3`, `12...` -> `` (a move number alone), other text unchanged.
-fn strip_move_number(token: &str) -> &str {
+pub(crate) fn strip_move_number(token: &str) -> &str {
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     match token[digits..].trim_start_matches('.') {
         rest if digits > 0 && rest.len() < token.len() - digits => rest,
@@ -116,7 +116,7 @@ fn bad_move<V: Variant>(pos: &Position<V>, index: usize, error: &MoveError) -> S
     text
 }
 
-fn side_name(color: Color) -> &'static str {
+pub(crate) fn side_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
@@ -132,7 +132,7 @@ fn result_text(outcome: Outcome, reason: &str) -> String {
 }
 
 /// The limits in words: `3000 ms`, `depth 12`, `depth 8 or 5000 nodes`.
-fn limits_text(limits: &Limits) -> String {
+pub(crate) fn limits_text(limits: &Limits) -> String {
     let mut parts = Vec::new();
     if let Some(d) = limits.depth {
         parts.push(format!("depth {d}"));
@@ -148,6 +148,34 @@ fn limits_text(limits: &Limits) -> String {
     } else {
         parts.join(" or ")
     }
+}
+
+/// The options of an analysis search with `multipv` lines: a forced move is searched
+/// to the limit too (its line and score are what a person asked for), as
+/// UCI_AnalyseMode does.
+pub fn analysis_options(multipv: usize) -> SearchOptions {
+    SearchOptions {
+        multipv: multipv.max(1),
+        analysis: true,
+        ..SearchOptions::default()
+    }
+}
+
+/// One search of `position` as `sapper analyze` runs it, and `sapper review` once
+/// per position of a game: on the public position (the search never sees hidden
+/// mines), `keys` being the keys of the positions before it (repetitions), with
+/// `options` from [`analysis_options`].
+pub fn search_position<V: EngineVariant>(
+    searcher: &mut Searcher<V>,
+    position: &Position<V>,
+    keys: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    ctx: &SearchContext,
+    reporter: &mut dyn Reporter,
+) -> SearchResult {
+    let public = V::hide_private(position);
+    searcher.search(&public, keys, limits, options, ctx, reporter)
 }
 
 /// The search's reporter: prints each iteration's lines through the console.
@@ -218,13 +246,7 @@ fn analyze<V: EngineVariant>(
     let ctx = SearchContext::new(request.hash_mib, default_params(V::KIND));
     let shared: &SearchShared = &ctx.shared;
     let skill = Skill::new(request.level);
-    let options = SearchOptions {
-        multipv: request.multipv.max(skill.multipv()),
-        // Analysis: a forced move is searched to the limit too (its line and score
-        // are what a person asked for), as UCI_AnalyseMode does.
-        analysis: true,
-        ..SearchOptions::default()
-    };
+    let options = analysis_options(request.multipv.max(skill.multipv()));
     let mut limits = request.limits.clone();
     if drawn_by_rule.is_some() && limits.depth.is_none() {
         // Every line scores 0: deeper iterations would only repeat the first (a bare
@@ -286,7 +308,15 @@ fn analyze<V: EngineVariant>(
             let moves = root.legal_moves().len();
             s.spawn(move || progress::tick(console, shared, moves, searching, start, ticks));
         }
-        let result = searcher.search(root, &g.keys, &limits, &options, &ctx, &mut printer);
+        let result = search_position(
+            &mut searcher,
+            root,
+            &g.keys,
+            &limits,
+            &options,
+            &ctx,
+            &mut printer,
+        );
         // Dropping the sender ends the ticker, which the scope then joins.
         drop(done);
         result
