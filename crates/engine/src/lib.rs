@@ -7,7 +7,7 @@
 //! deepening, PVS, transposition table, quiescence, chance nodes), with
 //! [`search::VariantSearch`]; [`skill`] and [`host`]; [`engine`] (protocol-free:
 //! game, options, table, search thread); the front ends [`uci`], [`analyze`],
-//! [`play`] and [`bench`](mod@bench), which draw positions with [`display`].
+//! [`review`], [`play`] and [`bench`](mod@bench), which draw positions with [`display`].
 //!
 //! The crate has no dependency beyond once_cell, smallvec, arrayvec and rand
 //! (without its OS random source), and builds for wasm32-unknown-unknown, where
@@ -28,6 +28,7 @@ pub mod engine;
 pub mod eval;
 pub mod host;
 pub mod play;
+pub mod review;
 pub mod search;
 pub mod skill;
 pub mod uci;

@@ -1,0 +1,476 @@
+//! `sapper review`: a played game judged move by move, as lichess's computer
+//! analysis does. Every position of the game is searched once ([`review`], with the
+//! analysis search of [`crate::analyze::search_position`]), so the evaluation after
+//! move n is the one before move n + 1; each move gets the evaluations before and
+//! after it, the best move with its line, the drop in winning chances and a class
+//! by lichess's formulas ([`lichess`]), and each side its game accuracy.
+//!
+//! The game comes from a PGN file ([`pgn`]); the results go out as a table
+//! ([`table`]), an annotated PGN ([`annotate`]) and an SVG evaluation graph
+//! ([`graph`]). Minesweeper is not reviewed yet: a move onto the fog is a gamble
+//! whose result (a mine or none) is known only after it, so the evaluation after
+//! the move holds luck that the one before could not; a fair review needs the
+//! played move's expectation (a second search per position), not done yet.
+
+pub mod annotate;
+pub mod graph;
+pub mod lichess;
+pub mod pgn;
+pub mod table;
+
+use crate::analyze::{analysis_options, search_position};
+use crate::eval::default_params;
+use crate::search::score::{mate_in, mated_in};
+use crate::search::timeman::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{SearchContext, SearchShared, Searcher, Silent};
+use crate::variant::EngineVariant;
+use lichess::{chances_drop, game_accuracy, judge, move_accuracy, win_percent, Advice};
+use sapper_rules::game::{AnyGame, Game};
+use sapper_rules::moves::Move;
+use sapper_rules::notation::{san, san_line};
+use sapper_rules::position::Position;
+use sapper_rules::types::Color;
+use sapper_rules::variant::{Outcome, Variant, VariantKind};
+use sapper_rules::{with_game, with_variant};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The depth each position is searched to when no limit is given: deep enough that a
+/// piece left hanging or a mate in one or two allowed is seen in every position (the
+/// reply and its consequences are well inside the horizon), shallow enough that a
+/// 40-move game takes seconds (docs/cli.md gives a timing).
+pub const DEFAULT_DEPTH: i32 = 12;
+
+/// How each position is searched.
+#[derive(Clone, Debug)]
+pub struct ReviewSettings {
+    /// The limit of each position's search (depth or nodes; a time limit would make
+    /// the review depend on the machine's load).
+    pub limits: Limits,
+    /// Transposition table size, MiB (one table for the whole game).
+    pub hash_mib: usize,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        ReviewSettings {
+            limits: Limits {
+                depth: Some(DEFAULT_DEPTH),
+                ..Limits::default()
+            },
+            hash_mib: 64,
+        }
+    }
+}
+
+/// One searched position of the game.
+#[derive(Clone, Debug)]
+pub struct PositionEval {
+    /// The side to move.
+    pub side: Color,
+    /// Its score for the side to move ([`crate::search::score`]: centipawns, or
+    /// mate): the search's, or, where the move played was the search's best move,
+    /// the next position's one ply back (see [`review`]).
+    pub score: i32,
+    /// The score its own search gave.
+    pub searched: i32,
+    /// White's score: `score`, negated when Black is to move (for winning chances;
+    /// a mate's distance in moves is read from `score`, see
+    /// [`crate::search::score::human_from`]).
+    pub white: i32,
+    /// The best move ([`Move::NONE`] in a finished position).
+    pub best: Move,
+    /// The principal variation, best move first (empty in a finished position).
+    pub pv: Vec<Move>,
+    /// Depth of the last completed iteration (0: not searched, the game is over).
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// The review of one move.
+#[derive(Clone, Debug)]
+pub struct MoveReview {
+    /// Its index among the game's moves (half-moves), from 0.
+    pub ply: usize,
+    /// The move number as PGN writes it (`12` for `12. Nf3` and `12... Nf6`).
+    pub fullmove: u32,
+    /// Who played it.
+    pub mover: Color,
+    /// The move.
+    pub played: Move,
+    /// It in SAN.
+    pub san: String,
+    /// The mover's score before it (the position's search) and after it (minus the
+    /// next position's score), search units.
+    pub before: i32,
+    /// See `before`.
+    pub after: i32,
+    /// White's scores before and after (as [`PositionEval::white`]).
+    pub white_before: i32,
+    /// See `white_before`.
+    pub white_after: i32,
+    /// The best move of the position before, and it in SAN.
+    pub best: Move,
+    /// See `best`.
+    pub best_san: String,
+    /// The principal variation from the position before, best move first.
+    pub pv: Vec<Move>,
+    /// It in SAN with move numbers (`12. Nf3 Nc6 13. O-O`).
+    pub pv_san: String,
+    /// The drop in the mover's winning chances, on lichess's [-1, 1] scale
+    /// (negative: a gain; [`lichess::chances_drop`]).
+    pub chances_drop: f64,
+    /// The move's accuracy, percent ([`lichess::move_accuracy`]).
+    pub accuracy: f64,
+    /// Its class, if marked ([`lichess::judge`]).
+    pub advice: Option<Advice>,
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug)]
+pub struct Review {
+    /// The variant.
+    pub variant: VariantKind,
+    /// The start position's FEN.
+    pub start_fen: String,
+    /// Whether the game started from the variant's start position.
+    pub standard_start: bool,
+    /// The searches of the positions, the start position first (one more than the
+    /// moves).
+    pub positions: Vec<PositionEval>,
+    /// The moves, in order.
+    pub moves: Vec<MoveReview>,
+    /// Game accuracy per side, percent, by [`Color::index`] (`None`: no move).
+    pub accuracy: [Option<f64>; 2],
+    /// The limit each position was searched with.
+    pub limits: Limits,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+impl Review {
+    /// White's evaluation of position `position` (0: the start, `n`: after the
+    /// `n`-th move) as a person reads it: `+0.35`, `#-2`
+    /// ([`crate::search::score::human_from`]).
+    pub fn white_text(&self, position: usize) -> String {
+        let p = &self.positions[position];
+        crate::search::score::human_from(p.score, p.side == Color::Black)
+    }
+
+    /// How many moves of `color` have `judgement`.
+    pub fn count(&self, color: Color, judgement: lichess::Judgement) -> usize {
+        self.moves
+            .iter()
+            .filter(|m| m.mover == color && m.advice.is_some_and(|a| a.judgement == judgement))
+            .count()
+    }
+}
+
+/// Whether games of `kind` can be reviewed.
+///
+/// # Errors
+/// A message for a variant with hidden mines (minesweeper): not supported yet (see
+/// the module documentation).
+pub fn supported(kind: VariantKind) -> Result<(), String> {
+    if with_variant!(kind, V => V::MINES) {
+        return Err(format!(
+            "reviewing {} games is not supported yet: a move into the fog is judged by its result (a mine or none), which needs the move's expectation, not yet computed",
+            kind.name()
+        ));
+    }
+    Ok(())
+}
+
+/// Reviews `game`: its moves from its start position. Each position is searched
+/// once; where the move played is the best move of its search, the position takes
+/// the next position's score (one ply back), the deeper look along the same line,
+/// so the engine's own choice is never marked. `progress(done, total)` is called
+/// before each position's search and once at the end (`done == total`).
+///
+/// # Errors
+/// A message for a variant that cannot be reviewed yet (minesweeper, see the module
+/// documentation).
+pub fn review(
+    game: &AnyGame,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Review, String> {
+    with_game!(game, g, _V => review_game(g, settings, progress))
+}
+
+fn review_game<V: EngineVariant>(
+    game: &Game<V>,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Review, String> {
+    supported(V::KIND)?;
+    let start = Instant::now();
+    // One table for the game (what the search of a position learnt helps the next
+    // one), and shared state of each search its own (its node count), as the
+    // engine's `go` does.
+    let table = Arc::new(TranspositionTable::new(settings.hash_mib.max(1)));
+    let params = default_params(V::KIND);
+    let options = analysis_options(1);
+    let mut searcher = Searcher::<V>::new();
+    let total = game.moves.len() + 1;
+    let mut replay = Game::new(game.start);
+    let mut positions = Vec::with_capacity(total);
+    for i in 0..total {
+        progress(i, total);
+        let ctx = SearchContext {
+            shared: Arc::new(SearchShared::new(Arc::clone(&table))),
+            params: Arc::clone(&params),
+        };
+        positions.push(evaluate(&mut searcher, &replay, settings, &options, &ctx));
+        if let Some(&m) = game.moves.get(i) {
+            replay.play(m);
+        }
+    }
+    progress(total, total);
+    // Where the move played is the search's best move, the search after it looked
+    // one move deeper along the same line: its score (one ply back) is the
+    // position's, so a best move is never marked for what the search before it
+    // could not see, and the evaluations still chain. From the end, so the deeper
+    // score travels back along a run of best moves.
+    for (i, &m) in game.moves.iter().enumerate().rev() {
+        if positions[i].best == m {
+            let score = one_ply_back(positions[i + 1].score);
+            let p = &mut positions[i];
+            p.score = score;
+            p.white = white_view(score, p.side);
+        }
+    }
+
+    let mut pos = game.start;
+    let mut moves = Vec::with_capacity(game.moves.len());
+    for (ply, &m) in game.moves.iter().enumerate() {
+        let (here, next) = (&positions[ply], &positions[ply + 1]);
+        let mover = pos.side_to_move();
+        let (before, after) = (here.score, -next.score);
+        moves.push(MoveReview {
+            ply,
+            fullmove: pos.fullmove_number(),
+            mover,
+            played: m,
+            san: san(&pos, m),
+            before,
+            after,
+            white_before: here.white,
+            white_after: next.white,
+            best: here.best,
+            best_san: if here.best.is_some() {
+                san(&pos, here.best)
+            } else {
+                String::new()
+            },
+            pv: here.pv.clone(),
+            pv_san: san_line(&pos, &here.pv),
+            chances_drop: chances_drop(before, after),
+            accuracy: move_accuracy(win_percent(before), win_percent(after)),
+            advice: judge(before, after),
+        });
+        pos.play(m);
+    }
+    let whites: Vec<i32> = positions.iter().map(|p| p.white).collect();
+    Ok(Review {
+        variant: V::KIND,
+        start_fen: game.start.to_fen(),
+        standard_start: is_start(&game.start),
+        accuracy: game_accuracy(game.start.side_to_move(), &whites),
+        nodes: positions.iter().map(|p| p.nodes).sum(),
+        positions,
+        moves,
+        limits: settings.limits.clone(),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The score of a position from the score of the position after its move: negated,
+/// a mate one ply further away.
+fn one_ply_back(next: i32) -> i32 {
+    use crate::search::score::MATE_BOUND;
+    if next <= -MATE_BOUND {
+        -next - 1
+    } else if next >= MATE_BOUND {
+        -next + 1
+    } else {
+        -next
+    }
+}
+
+/// White's view of a score of `side`, the side to move.
+fn white_view(score: i32, side: Color) -> i32 {
+    match side {
+        Color::White => score,
+        Color::Black => -score,
+    }
+}
+
+/// Searches the current position of `game` (or scores a finished one by its
+/// result: the side to move has lost, or it is a draw).
+fn evaluate<V: EngineVariant>(
+    searcher: &mut Searcher<V>,
+    game: &Game<V>,
+    settings: &ReviewSettings,
+    options: &crate::search::SearchOptions,
+    ctx: &SearchContext,
+) -> PositionEval {
+    let pos = &game.position;
+    let white = |score: i32| white_view(score, pos.side_to_move());
+    if let Some(outcome) = pos.outcome() {
+        let score = match outcome {
+            Outcome::Decisive { winner } if winner == pos.side_to_move() => mate_in(0),
+            Outcome::Decisive { .. } => mated_in(0),
+            Outcome::Draw => 0,
+        };
+        return PositionEval {
+            side: pos.side_to_move(),
+            score,
+            searched: score,
+            white: white(score),
+            best: Move::NONE,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        };
+    }
+    let result = search_position(
+        searcher,
+        pos,
+        &game.keys,
+        &settings.limits,
+        options,
+        ctx,
+        &mut Silent,
+    );
+    PositionEval {
+        side: pos.side_to_move(),
+        score: result.score,
+        searched: result.score,
+        white: white(result.score),
+        best: result.best,
+        pv: result.pv,
+        depth: result.depth,
+        nodes: result.nodes,
+    }
+}
+
+/// Whether `pos` is its variant's start position (no `FEN` tag needed).
+pub fn is_start<V: Variant>(pos: &Position<V>) -> bool {
+    pos.to_fen() == V::start_fen()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lichess::Judgement;
+    use super::*;
+    use sapper_rules::variant::Chess;
+
+    fn reviewed(moves: &str, depth: i32) -> Review {
+        let mut game = Game::<Chess>::new(Position::startpos());
+        for text in moves.split_whitespace() {
+            game.play_typed(text).unwrap();
+        }
+        let settings = ReviewSettings {
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            hash_mib: 16,
+        };
+        let mut calls = Vec::new();
+        let review = review(&AnyGame::from(game), &settings, &mut |done, total| {
+            calls.push((done, total))
+        })
+        .unwrap();
+        // One call per position and one at the end.
+        let n = review.moves.len() + 1;
+        assert_eq!(calls, (0..=n).map(|i| (i, n)).collect::<Vec<_>>());
+        review
+    }
+
+    #[test]
+    fn a_hung_queen_is_a_blunder_and_a_normal_opening_move_is_not() {
+        // 2... Qg5?? leaves the queen to 3. Bxg5.
+        let review = reviewed("d4 e5 dxe5 Qg5 Bxg5 Nc6", 8);
+        let m = |ply: usize| &review.moves[ply];
+        assert_eq!(m(0).san, "d4");
+        assert_eq!(m(0).advice, None, "{:?}", m(0));
+        assert_eq!(m(3).san, "Qg5");
+        assert_eq!(m(3).mover, Color::Black);
+        assert_eq!(m(3).fullmove, 2);
+        let advice = m(3).advice.expect("Qg5 is marked");
+        assert_eq!(advice.judgement, Judgement::Blunder, "{:?}", m(3));
+        assert_eq!(advice.reason, lichess::Reason::WinningChances);
+        assert!(m(3).chances_drop >= 0.3, "{:?}", m(3));
+        assert!(m(3).after < -500, "{:?}", m(3));
+        assert_ne!(m(3).best_san, "Qg5");
+        assert!(
+            m(3).pv_san.starts_with(&format!("2... {}", m(3).best_san)),
+            "{:?}",
+            m(3)
+        );
+        // The capture is the best move and no mistake.
+        assert_eq!(m(4).san, "Bxg5");
+        assert_eq!(m(4).best_san, "Bxg5");
+        assert_eq!(m(4).advice, None);
+        // The after of a move is the before of the next, from the other side.
+        for w in review.moves.windows(2) {
+            assert_eq!(w[0].after, -w[1].before);
+            assert_eq!(w[0].white_after, w[1].white_before);
+        }
+        assert_eq!(review.count(Color::Black, Judgement::Blunder), 1);
+        assert_eq!(review.count(Color::White, Judgement::Blunder), 0);
+        let [white, black] = review.accuracy.map(Option::unwrap);
+        assert!(white > black, "{white} {black}");
+        assert_eq!(review.positions.len(), 7);
+    }
+
+    #[test]
+    fn allowing_scholars_mate_is_a_blunder_and_the_mate_scores_as_such() {
+        let review = reviewed("e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#", 8);
+        let nf6 = &review.moves[5];
+        assert_eq!(nf6.san, "Nf6");
+        let advice = nf6.advice.expect("Nf6 allows mate");
+        assert_eq!(advice.judgement, Judgement::Blunder);
+        assert_eq!(advice.reason, lichess::Reason::MateCreated);
+        assert_eq!(crate::search::score::uci(-nf6.after), "mate 1");
+        let mate = &review.moves[6];
+        assert_eq!(mate.san, "Qxf7#");
+        assert_eq!(mate.advice, None);
+        // The final position is mate: scored, not searched.
+        let last = review.positions.last().unwrap();
+        assert_eq!((last.score, last.depth, last.best), (mated_in(0), 0, Move::NONE));
+        assert_eq!(review.moves[0].advice, None);
+    }
+
+    #[test]
+    fn a_best_move_played_takes_the_deeper_score() {
+        assert_eq!(one_ply_back(35), -35);
+        assert_eq!(one_ply_back(mated_in(0)), mate_in(1));
+        assert_eq!(one_ply_back(mate_in(3)), mated_in(4));
+        let review = reviewed("e4 e5 Nf3 Nc6 Bb5 a6", 6);
+        for (m, pair) in review.moves.iter().zip(review.positions.windows(2)) {
+            if m.best == m.played {
+                assert_eq!(pair[0].score, -pair[1].score);
+                assert_eq!(m.advice, None);
+                assert_eq!(m.accuracy, 100.0);
+            } else {
+                assert_eq!(pair[0].score, pair[0].searched);
+            }
+        }
+        let last = review.positions.last().unwrap();
+        assert_eq!(last.score, last.searched);
+    }
+
+    #[test]
+    fn minesweeper_is_not_reviewed_yet() {
+        let game = AnyGame::new(VariantKind::Minesweeper).unwrap();
+        let err = review(&game, &ReviewSettings::default(), &mut |_, _| {}).unwrap_err();
+        assert!(err.contains("not supported yet"), "{err}");
+    }
+}

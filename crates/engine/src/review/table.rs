@@ -1,0 +1,83 @@
+//! The review as text for a person: a header, one line per move (number, move,
+//! White's evaluation before and after it, the best move, the class) and each
+//! side's accuracy and marks.
+
+use super::lichess::Judgement;
+use super::Review;
+use crate::analyze::limits_text;
+use sapper_rules::types::Color;
+use std::fmt::Write;
+
+/// The whole report, lines ending in `\n`.
+pub fn report(review: &Review) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "Variant: {}", review.variant.name());
+    if !review.standard_start {
+        let _ = writeln!(s, "FEN:     {}", review.start_fen);
+    }
+    let _ = writeln!(s, "Limit:   {} per position", limits_text(&review.limits));
+    let _ = writeln!(
+        s,
+        "Scores:  pawns from White's point of view; #n: White mates in n moves, #-n: White is mated in n"
+    );
+    let _ = writeln!(
+        s,
+        "{:>7}  {:<9} {:>7} {:>7}  {:<9} {:<11} {:>5}",
+        "move", "played", "before", "after", "best", "class", "acc"
+    );
+    for m in &review.moves {
+        let number = match m.mover {
+            Color::White => format!("{}.", m.fullmove),
+            Color::Black => format!("{}...", m.fullmove),
+        };
+        let best = if m.best == m.played {
+            "="
+        } else {
+            m.best_san.as_str()
+        };
+        let class = m.advice.map_or("", |a| a.judgement.name());
+        let _ = writeln!(
+            s,
+            "{number:>7}  {:<9} {:>7} {:>7}  {best:<9} {class:<11} {:>4.0}%",
+            m.san,
+            review.white_text(m.ply),
+            review.white_text(m.ply + 1),
+            m.accuracy
+        );
+    }
+    for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
+        let accuracy = review.accuracy[color.index()].map_or("-".to_string(), |a| format!("{a:.1}%"));
+        let marks: Vec<String> = [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder]
+            .iter()
+            .map(|&j| plural(review.count(color, j), j.name()))
+            .collect();
+        let _ = writeln!(s, "{name}: accuracy {accuracy}, {}", marks.join(", "));
+    }
+    let _ = writeln!(
+        s,
+        "{} positions, {} nodes in {:.2}s (best \"=\": the move played)",
+        review.positions.len(),
+        review.nodes,
+        review.elapsed.as_secs_f64()
+    );
+    s
+}
+
+/// `1 blunder`, `2 blunders`, `3 inaccuracies`.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        (_, None) => format!("{n} {noun}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn marks_are_counted_in_words() {
+        assert_eq!(super::plural(1, "mistake"), "1 mistake");
+        assert_eq!(super::plural(0, "blunder"), "0 blunders");
+        assert_eq!(super::plural(2, "inaccuracy"), "2 inaccuracies");
+    }
+}
