@@ -42,6 +42,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Analyse a position and print each iteration with the line in SAN.
     Analyze(AnalyzeArgs),
+    /// Review a PGN game move by move: evaluations, best moves, inaccuracies,
+    /// mistakes, blunders and accuracy (lichess's formulas); writes an annotated PGN.
+    Review(ReviewArgs),
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft(PerftArgs),
     /// Search the fixed bench positions; prints the node-count signature.
@@ -150,6 +153,34 @@ pub struct AnalyzeArgs {
     /// (minesweeper: the fog's mine probabilities as a heat map).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+}
+
+/// `sapper review`.
+#[derive(clap::Args)]
+pub struct ReviewArgs {
+    /// The PGN file; its first game is reviewed (its Variant tag picks the variant,
+    /// its FEN tag the start position; comments and variations are skipped).
+    pub pgn: PathBuf,
+    /// Search each position to this depth in plies (default 12 unless --nodes is given).
+    #[arg(long, short, conflicts_with = "nodes")]
+    pub depth: Option<i32>,
+    /// Search each position for this many nodes instead of a depth.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Write the game annotated: [%eval] comments, ?! ? ?? as $6 $2 $4, the better
+    /// line as a variation.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Write the evaluation graph as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// The variant, overriding the PGN's Variant tag (the help text is
+    /// [`variant_help`]'s and a note, which override this line).
+    #[arg(long, short, help = format!("{}; overrides the PGN's Variant tag", variant_help()))]
+    pub variant: Option<VariantKind>,
+    /// Transposition table size in MiB (one table for the whole game).
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
 }
 
 /// `sapper perft`.

@@ -4,7 +4,7 @@
 //! This file only dispatches. The binary's own modules are [`cli`] (the clap
 //! definitions, which are the `--help` texts) and [`commands`] (one `run` per
 //! command); the work itself is in the libraries: `sapper-engine` (uci, analyze,
-//! play, bench), `sapper-rules` (perft) and this crate's `sapper_tools` (referee,
+//! review, play, bench), `sapper-rules` (perft) and this crate's `sapper_tools` (referee,
 //! replay, stats, datagen, tune, train), whose modules share `src/` with these.
 
 mod cli;
@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         None | Some(Command::Uci) => commands::uci::run(),
         Some(Command::Play(args)) => commands::play::run(args),
         Some(Command::Analyze(args)) => commands::analyze::run(args),
+        Some(Command::Review(args)) => commands::review::run(args),
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod datagen;
 pub mod perft;
 pub mod play;
+pub mod review;
 pub mod stats;
 pub mod train;
 pub mod tune;
