@@ -153,6 +153,11 @@ pub struct AnalyzeArgs {
     /// (minesweeper: the fog's mine probabilities as a heat map).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Show the threat: the best move of the side not to move, found by searching the
+    /// position with the move passed (a null move); printed last as
+    /// `threat <move> (<uci>), score ...`. Refused when the side to move is in check.
+    #[arg(long)]
+    pub threat: bool,
 }
 
 /// `sapper review`.

@@ -262,3 +262,47 @@ fn a_full_information_minesweeper_fen_is_analysed_in_its_public_form() {
     assert!(!fen.contains('M'), "{out}");
     assert!(fen.ends_with("????????/????????/????????/???????? 4"), "{out}");
 }
+
+#[test]
+fn threat_is_the_best_move_of_the_side_not_to_move() {
+    // After 3. Qh5 Black is to move; White threatens Qxf7#.
+    let out = ok(&["--moves", "e4 e5 Bc4 Nc6 Qh5", "--threat", "--depth", "4"]);
+    assert!(
+        field(&out, "Threat:").starts_with("Black passes the move"),
+        "{out}"
+    );
+    // The passed position: White to move, Black's move number kept.
+    assert!(field(&out, "FEN:").contains(" w "), "{out}");
+    let threat = field(&out, "threat ");
+    assert!(threat.starts_with("Qxf7# (h5f7), score #1,"), "{out}");
+    assert!(!out.contains("Best move:"), "{out}");
+    // After 1. f3 e5 2. g4 Nc6 White is to move; Black threatens Qh4#: mate in 1 for
+    // Black, the side that would move, and White mated in 1 from White's view.
+    let out = ok(&["--moves", "f3 e5 g4 Nc6", "--threat", "--depth", "4"]);
+    assert!(
+        field(&out, "Threat:").starts_with("White passes the move"),
+        "{out}"
+    );
+    assert!(
+        field(&out, "threat ").starts_with("Qh4# (d8h4), score #1,"),
+        "{out}"
+    );
+    let out = ok(&[
+        "--moves",
+        "f3 e5 g4 Nc6",
+        "--threat",
+        "--depth",
+        "4",
+        "--white-pov",
+    ]);
+    assert!(
+        field(&out, "threat ").starts_with("Qh4# (d8h4), score #-1,"),
+        "{out}"
+    );
+}
+
+#[test]
+fn threat_is_refused_in_check() {
+    let err = refused(&["--moves", "e4 f5 Qh5+", "--threat", "--depth", "2"]);
+    assert!(err.contains("--threat: Black is in check"), "{err}");
+}

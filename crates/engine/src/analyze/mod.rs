@@ -53,6 +53,42 @@ pub struct AnalyzeRequest {
     pub progress: bool,
     /// Write the position with the best move as an SVG diagram here.
     pub svg: Option<std::path::PathBuf>,
+    /// The game is [`pass_move`]'s: its position is the one before with the move
+    /// passed, and its best move is reported as the threat.
+    pub threat: bool,
+}
+
+/// `game` with the move passed to the other side (a null move), for `analyze
+/// --threat`: the best move there is the threat, what the side not to move would
+/// play if it could move again. The game's only position is the passed one, the
+/// keys of the real game before it kept for repetitions.
+///
+/// # Errors
+/// When the side to move is in check (passing would leave its king attacked, so no
+/// threat is defined) or the game is over.
+pub fn pass_move(game: &AnyGame) -> Result<AnyGame, String> {
+    with_game!(game, g, _V => {
+        let pos = &g.position;
+        let side = side_name(pos.side_to_move());
+        if pos.outcome().is_some() {
+            return Err("--threat: the game is over, there is no move to pass".to_string());
+        }
+        if pos.in_check() {
+            return Err(format!(
+                "--threat: {side} is in check and cannot pass the move, so there is no threat to show (the check is the threat)"
+            ));
+        }
+        let mut passed = *pos;
+        passed.play_null();
+        let mut keys = g.keys.clone();
+        keys.push(pos.key());
+        Ok(AnyGame::from(Game {
+            start: passed,
+            moves: Vec::new(),
+            position: passed,
+            keys,
+        }))
+    })
 }
 
 /// Builds the game to analyse: `fen` (the start position when `None`), then `moves`
@@ -234,6 +270,14 @@ fn analyze<V: EngineVariant>(
     let root = &public;
     writeln!(out, "Variant: {}", V::NAME)?;
     writeln!(out, "FEN:     {}", root.to_fen())?;
+    if request.threat {
+        writeln!(
+            out,
+            "Threat:  {} passes the move (a null move); {}'s best move here is the threat",
+            side_name(!root.side_to_move()),
+            side_name(root.side_to_move())
+        )?;
+    }
     let drawn_by_rule = match g.result() {
         // No move to search: checkmate, stalemate, an exploded king, a king on the hill.
         Some((outcome, reason)) if root.outcome().is_some() => {
@@ -348,7 +392,8 @@ fn analyze<V: EngineVariant>(
     } else {
         writeln!(
             out,
-            "Best move: {} ({}), score {}, depth {}, {} nodes in {:.2}s",
+            "{} {} ({}), score {}, depth {}, {} nodes in {:.2}s",
+            if request.threat { "threat" } else { "Best move:" },
             san(root, result.best),
             result.best,
             score::human_from(result.score, sign < 0),

@@ -1,4 +1,5 @@
-//! `sapper analyze`: one search of a position, printed iteration by iteration.
+//! `sapper analyze`: one search of a position, printed iteration by iteration
+//! (`--threat`: of the position with the move passed).
 
 use crate::cli::AnalyzeArgs;
 use sapper_engine::analyze::{self, AnalyzeRequest};
@@ -20,6 +21,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         level,
         white_pov,
         svg,
+        threat,
     } = args;
     let game = match analyze::build_game(variant, fen.as_deref(), &moves) {
         Ok((game, warnings)) => {
@@ -32,6 +34,17 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
+    };
+    let game = if threat {
+        match analyze::pass_move(&game) {
+            Ok(passed) => passed,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        game
     };
     // Without a limit, a time limit: a fixed depth can take minutes in
     // minesweeper.
@@ -52,6 +65,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         // The progress line is redrawn with '\r': for a person, not a pipe.
         progress: stdout.is_terminal(),
         svg,
+        threat,
     };
     match analyze::run(&request, &mut stdout) {
         Ok(()) => ExitCode::SUCCESS,
