@@ -166,11 +166,13 @@ pub struct ReviewArgs {
     /// The PGN file; its first game is reviewed (its Variant tag picks the variant,
     /// its FEN tag the start position; comments and variations are skipped).
     pub pgn: PathBuf,
-    /// Search each position to this depth in plies (default 12 unless --nodes is given).
-    #[arg(long, short, conflicts_with = "nodes")]
+    /// Search each position to this depth in plies, 1-127 (default 12 unless --nodes
+    /// is given).
+    #[arg(long, short, conflicts_with = "nodes", value_parser = clap::value_parser!(i32).range(1..128))]
     pub depth: Option<i32>,
-    /// Search each position for this many nodes instead of a depth.
-    #[arg(long)]
+    /// Search each position for this many nodes instead of a depth (a position that
+    /// does not finish depth 1 within them is searched to depth 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Write the game annotated: [%eval] comments, ?! ? ?? as $6 $2 $4, the better
     /// line as a variation.

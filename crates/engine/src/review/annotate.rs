@@ -62,12 +62,11 @@ pub fn annotated(pgn: &PgnGame, review: &Review) -> String {
         .cloned()
         .collect();
     let pgn_variant = with_variant!(review.variant, V => V::PGN_VARIANT);
-    // The variant as reviewed (`--variant` may have named it), unless the tag says
-    // so already.
+    // The variant as reviewed (`--variant` may have named it) by its PGN name,
+    // lichess's, which other tools read (an input's `3check` or `kingofthehill` is
+    // Sapper's name, not theirs); chess keeps a tag that names chess.
     match (tags.iter_mut().find(|(n, _)| n == "Variant"), pgn_variant) {
-        (Some(tag), Some(name)) if super::pgn::variant_of(Some(&tag.1)) != Ok(review.variant) => {
-            tag.1 = name.to_string()
-        }
+        (Some(tag), Some(name)) => tag.1 = name.to_string(),
         (Some(tag), None) if super::pgn::variant_of(Some(&tag.1)) != Ok(review.variant) => {
             tag.1 = "Standard".to_string()
         }

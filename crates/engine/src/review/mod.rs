@@ -46,7 +46,8 @@ pub const DEFAULT_DEPTH: i32 = 12;
 #[derive(Clone, Debug)]
 pub struct ReviewSettings {
     /// The limit of each position's search (depth or nodes; a time limit would make
-    /// the review depend on the machine's load).
+    /// the review depend on the machine's load). A position whose search completes
+    /// no iteration within it (a tiny node limit) is searched to depth 1 instead.
     pub limits: Limits,
     /// Transposition table size, MiB (one table for the whole game).
     pub hash_mib: usize,
@@ -338,15 +339,22 @@ fn evaluate<V: EngineVariant>(
             nodes: 0,
         };
     }
-    let result = search_position(
-        searcher,
-        pos,
-        &game.keys,
-        &settings.limits,
-        options,
-        ctx,
-        &mut Silent,
-    );
+    let search = |searcher: &mut Searcher<V>, limits: &Limits| {
+        search_position(searcher, pos, &game.keys, limits, options, ctx, &mut Silent)
+    };
+    let mut result = search(searcher, &settings.limits);
+    if result.depth == 0 {
+        // A node limit too small for one iteration leaves no score (0) and an
+        // unsearched move: a review must not judge moves by that, so the position
+        // gets a complete depth-1 search instead.
+        let nodes = result.nodes;
+        let floor = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        result = search(searcher, &floor);
+        result.nodes += nodes;
+    }
     PositionEval {
         side: pos.side_to_move(),
         score: result.score,
@@ -465,6 +473,29 @@ mod tests {
         }
         let last = review.positions.last().unwrap();
         assert_eq!(last.score, last.searched);
+    }
+
+    #[test]
+    fn a_node_limit_finishing_no_iteration_falls_back_to_depth_one() {
+        let mut game = Game::<Chess>::new(Position::startpos());
+        for text in "d4 e5 dxe5 Qg5".split_whitespace() {
+            game.play_typed(text).unwrap();
+        }
+        let settings = ReviewSettings {
+            limits: Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            hash_mib: 1,
+        };
+        let review = review(&AnyGame::from(game), &settings, &mut |_, _| {}).unwrap();
+        assert!(review.positions.iter().all(|p| p.depth >= 1), "{review:?}");
+        let qg5 = &review.moves[3];
+        assert_eq!(
+            qg5.advice.map(|a| a.judgement),
+            Some(Judgement::Blunder),
+            "{qg5:?}"
+        );
     }
 
     #[test]

@@ -35,11 +35,22 @@ impl PgnGame {
 /// The tokens that end a game's movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-/// Reads the first game of `text`.
+/// The text of a PGN file's bytes: UTF-8 (lichess's and most tools' exports), or
+/// else ISO 8859-1, the character set the PGN standard prescribes (section 4.1), each
+/// byte its own code point. A UTF-8 byte-order mark is dropped.
+pub fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.strip_prefix('\u{feff}').unwrap_or(text).to_string(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// Reads the first game of `text` (a leading byte-order mark is skipped).
 ///
 /// # Errors
 /// A message for a tag pair that does not close, or a text without any game.
 pub fn read(text: &str) -> Result<PgnGame, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut game = PgnGame::default();
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -314,6 +325,19 @@ mod tests {
         assert_eq!(game.result, None);
         assert!(read("").is_err());
         assert!(read("[Event \"open").is_err());
+    }
+
+    #[test]
+    fn latin1_and_a_byte_order_mark_are_read() {
+        // "Müller" in ISO 8859-1 (0xfc), then a UTF-8 file with a byte-order mark.
+        let latin1 = b"[White \"M\xfcller\"]\n\n1. e4 *\n";
+        let game = read(&decode(latin1)).unwrap();
+        assert_eq!(game.tag("White"), Some("M\u{fc}ller"));
+        assert_eq!(game.moves, ["e4"]);
+        let bom = "\u{feff}[Event \"x\"]\n\n1. d4 d5 *\n";
+        assert_eq!(decode(bom.as_bytes()), &bom[3..]);
+        assert_eq!(read(bom).unwrap().moves, ["d4", "d5"]);
+        assert_eq!(read(bom).unwrap().tag("Event"), Some("x"));
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub fn run(args: ReviewArgs) -> ExitCode {
 
 fn review_file(args: &ReviewArgs) -> Result<(), String> {
     let path = &args.pgn;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = pgn::decode(&bytes);
     let record = pgn::read(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let (game, warnings) =
         pgn::game_of(&record, args.variant).map_err(|e| format!("{}: {e}", path.display()))?;
