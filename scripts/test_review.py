@@ -5,7 +5,9 @@ The binary is ``$SAPPER_BIN`` or ``target/release/sapper`` (built by ``cargo bui
 3. Bxg5) and one that allows scholar's mate (3... Nf6?? 4. Qxf7#) are reviewed at a
 small depth; the annotated PGN must parse with ``chess.pgn.read_game``, carry an
 ``[%eval]`` on every move that ``GameNode.eval()`` reads, mark the blunders with
-NAG 4 and a better line as a variation, and leave the opening moves unmarked.
+NAG 4 and a better line as a variation, and leave the opening moves unmarked. A
+king-of-the-hill and a three-check game (Black first, from a FEN) must come back on
+python-chess's variant boards with the same moves and the blunder marked.
 """
 
 from __future__ import annotations
@@ -123,6 +125,45 @@ def test_the_variant_tag_picks_the_rules(tmp_path: Path) -> None:
     assert game.headers["Variant"] == "Atomic"
     assert isinstance(game.board(), chess.variant.AtomicBoard)
     assert all(n.eval() is not None for n in mainline(game))
+
+
+VARIANT_BLUNDERS = [
+    # 3... a4?? lets the king onto the hill: 4. Kd4 wins.
+    (
+        '[Variant "King of the Hill"]\n[Result "1-0"]\n\n1. e4 a6 2. Ke2 a5 3. Kd3 a4 4. Kd4 1-0\n',
+        chess.variant.KingOfTheHillBoard,
+        ["e4", "a6", "Ke2", "a5", "Kd3", "a4", "Kd4"],
+        5,
+    ),
+    # Black moves first from a FEN (Sapper's "3+3" checks field, python-chess's too);
+    # 2... Qg5?? hangs the queen.
+    (
+        '[Variant "Three-check"]\n[SetUp "1"]\n'
+        '[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3+3 0 1"]\n\n'
+        "1... e5 2. Nf3 Qg5 3. Nxg5 *\n",
+        chess.variant.ThreeCheckBoard,
+        ["e5", "Nf3", "Qg5", "Nxg5"],
+        2,
+    ),
+]
+
+
+@pytest.mark.parametrize(("pgn", "board", "moves", "blunder"), VARIANT_BLUNDERS)
+def test_variant_games_read_back_with_the_same_moves_and_the_blunder(
+    tmp_path: Path, pgn: str, board: type, moves: list[str], blunder: int
+) -> None:
+    _, game = review(tmp_path, pgn)
+    assert isinstance(game.board(), board)
+    nodes = mainline(game)
+    assert [n.san().rstrip("+#") for n in nodes] == moves
+    assert nodes[blunder].nags == {chess.pgn.NAG_BLUNDER}
+    # The blunder's evaluation favours the side that did not move it.
+    mover = nodes[blunder].parent.board().turn
+    assert nodes[blunder].eval().pov(not mover).score(mate_score=100_000) > 300
+    # Every better line is legal in the variant (read_game would record an error).
+    better = nodes[blunder].parent.variations[1]
+    assert better.move != nodes[blunder].move
+    assert all(n.eval() is not None for n in nodes)
 
 
 def test_minesweeper_is_refused_not_faked(tmp_path: Path) -> None:
