@@ -282,7 +282,6 @@ pub fn move_events<V: Variant + 'static>(before: &Position<V>, after: &Position<
 /// point of view, which is Sapper's; a mate score is a won or lost game in every
 /// variant (checkmate, an exploded king, a king on the hill).
 fn evaluation_words(score: i32) -> String {
-    use crate::search::score::{MATE, MATE_BOUND};
     let moves = |n: i32| {
         if n == 1 {
             "1 move".to_string()
@@ -290,12 +289,10 @@ fn evaluation_words(score: i32) -> String {
             format!("{n} moves")
         }
     };
-    if score >= MATE_BOUND {
-        format!("it expects to win in {}", moves((MATE - score + 1) / 2))
-    } else if score <= -MATE_BOUND {
-        format!("it expects to lose in {}", moves((MATE + score) / 2))
-    } else {
-        format!("its evaluation: {} pawns for Sapper", score::human(score))
+    match score::mate_moves(score) {
+        Some(n) if score > 0 => format!("it expects to win in {}", moves(n)),
+        Some(n) => format!("it expects to lose in {}", moves(-n)),
+        None => format!("its evaluation: {} pawns for Sapper", score::human(score)),
     }
 }
 

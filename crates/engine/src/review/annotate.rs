@@ -10,11 +10,10 @@
 //! * the input's tags, with an `Annotator` tag naming Sapper and the search limit,
 //!   and a comment before the first move with each side's accuracy.
 
-use super::lichess::Judgement;
 use super::pgn::PgnGame;
 use super::Review;
 use crate::analyze::limits_text;
-use crate::search::score::mate_moves;
+use crate::search::score::mate_moves_from;
 use sapper_rules::types::Color;
 use sapper_rules::variant::Variant;
 use sapper_rules::with_variant;
@@ -33,8 +32,8 @@ const VARIATION_PLIES: usize = 10;
 /// move is mated (python-chess reads it so).
 pub fn eval_text(score: i32, side: Color) -> String {
     let flip = side == Color::Black;
-    match mate_moves(score) {
-        Some(n) => format!("#{}", if flip { -n } else { n }),
+    match mate_moves_from(score, flip) {
+        Some(n) => format!("#{n}"),
         None => {
             let white = if flip { -score } else { score };
             format!("{:.2}", f64::from(white) / 100.0)
@@ -84,11 +83,7 @@ pub fn annotated(pgn: &PgnGame, review: &Review) -> String {
     let summary = comment(&summary(review));
     let mut units: Vec<String> = summary.split(' ').map(str::to_string).collect();
     for m in &review.moves {
-        let number = match m.mover {
-            Color::White => format!("{}.", m.fullmove),
-            Color::Black => format!("{}...", m.fullmove),
-        };
-        let mut unit = format!("{number} {}", m.san);
+        let mut unit = format!("{} {}", m.number_text(), m.san);
         if let Some(advice) = m.advice {
             unit.push_str(&format!(" ${}", advice.judgement.nag()));
         }
@@ -142,11 +137,7 @@ fn summary(review: &Review) -> String {
     let side = |color: Color, name: &str| {
         let accuracy =
             review.accuracy[color.index()].map_or("no moves".to_string(), |a| format!("accuracy {a:.0}%"));
-        let marks: Vec<String> = [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder]
-            .iter()
-            .map(|&j| super::table::plural(review.count(color, j), j.name()))
-            .collect();
-        format!("{name} {accuracy}, {}", marks.join(", "))
+        format!("{name} {accuracy}, {}", review.marks_text(color))
     };
     format!(
         "Sapper review, {}: {}; {}.",

@@ -35,7 +35,7 @@ pub fn graph(review: &Review) -> String {
         .positions
         .iter()
         .enumerate()
-        .map(|(i, p)| (x(i), y(winning_chances(p.white))))
+        .map(|(i, p)| (x(i), y(winning_chances(p.white()))))
         .collect();
     let mut s = String::new();
     let _ = writeln!(

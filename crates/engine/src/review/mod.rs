@@ -25,7 +25,7 @@ use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchContext, SearchShared, Searcher, Silent};
 use crate::variant::EngineVariant;
-use lichess::{chances_drop, game_accuracy, judge, move_accuracy, win_percent, Advice};
+use lichess::{chances_drop, game_accuracy, judge, move_accuracy, win_percent, Advice, Judgement};
 use sapper_rules::game::{AnyGame, Game};
 use sapper_rules::moves::Move;
 use sapper_rules::notation::{san, san_line};
@@ -76,10 +76,6 @@ pub struct PositionEval {
     pub score: i32,
     /// The score its own search gave.
     pub searched: i32,
-    /// White's score: `score`, negated when Black is to move (for winning chances;
-    /// a mate's distance in moves is read from `score`, see
-    /// [`crate::search::score::human_from`]).
-    pub white: i32,
     /// The best move ([`Move::NONE`] in a finished position).
     pub best: Move,
     /// The principal variation, best move first (empty in a finished position).
@@ -88,6 +84,15 @@ pub struct PositionEval {
     pub depth: i32,
     /// Nodes searched.
     pub nodes: u64,
+}
+
+impl PositionEval {
+    /// White's score: `score`, negated when Black is to move (for winning chances;
+    /// a mate's distance in moves is read from `score`, see
+    /// [`crate::search::score::human_from`]).
+    pub fn white(&self) -> i32 {
+        self.side.sign() * self.score
+    }
 }
 
 /// The review of one move.
@@ -108,7 +113,7 @@ pub struct MoveReview {
     pub before: i32,
     /// See `before`.
     pub after: i32,
-    /// White's scores before and after (as [`PositionEval::white`]).
+    /// White's scores before and after ([`PositionEval::white`]).
     pub white_before: i32,
     /// See `white_before`.
     pub white_after: i32,
@@ -127,6 +132,17 @@ pub struct MoveReview {
     pub accuracy: f64,
     /// Its class, if marked ([`lichess::judge`]).
     pub advice: Option<Advice>,
+}
+
+impl MoveReview {
+    /// Its move number as PGN writes it before the move: `12.` for White, `12...`
+    /// for Black.
+    pub fn number_text(&self) -> String {
+        match self.mover {
+            Color::White => format!("{}.", self.fullmove),
+            Color::Black => format!("{}...", self.fullmove),
+        }
+    }
 }
 
 /// A reviewed game.
@@ -160,6 +176,15 @@ impl Review {
     pub fn white_text(&self, position: usize) -> String {
         let p = &self.positions[position];
         crate::search::score::human_from(p.score, p.side == Color::Black)
+    }
+
+    /// `color`'s marks in words: `0 inaccuracies, 1 mistake, 2 blunders`.
+    pub fn marks_text(&self, color: Color) -> String {
+        let marks: Vec<String> = [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder]
+            .iter()
+            .map(|&j| table::plural(self.count(color, j), j.name()))
+            .collect();
+        marks.join(", ")
     }
 
     /// How many moves of `color` have `judgement`.
@@ -239,10 +264,7 @@ fn review_game<V: EngineVariant>(
     // score travels back along a run of best moves.
     for (i, &m) in game.moves.iter().enumerate().rev() {
         if positions[i].best == m {
-            let score = one_ply_back(positions[i + 1].score);
-            let p = &mut positions[i];
-            p.score = score;
-            p.white = white_view(score, p.side);
+            positions[i].score = one_ply_back(positions[i + 1].score);
         }
     }
 
@@ -260,8 +282,8 @@ fn review_game<V: EngineVariant>(
             san: san(&pos, m),
             before,
             after,
-            white_before: here.white,
-            white_after: next.white,
+            white_before: here.white(),
+            white_after: next.white(),
             best: here.best,
             best_san: if here.best.is_some() {
                 san(&pos, here.best)
@@ -276,7 +298,7 @@ fn review_game<V: EngineVariant>(
         });
         pos.play(m);
     }
-    let whites: Vec<i32> = positions.iter().map(|p| p.white).collect();
+    let whites: Vec<i32> = positions.iter().map(PositionEval::white).collect();
     Ok(Review {
         variant: V::KIND,
         start_fen: game.start.to_fen(),
@@ -303,14 +325,6 @@ fn one_ply_back(next: i32) -> i32 {
     }
 }
 
-/// White's view of a score of `side`, the side to move.
-fn white_view(score: i32, side: Color) -> i32 {
-    match side {
-        Color::White => score,
-        Color::Black => -score,
-    }
-}
-
 /// Searches the current position of `game` (or scores a finished one by its
 /// result: the side to move has lost, or it is a draw).
 fn evaluate<V: EngineVariant>(
@@ -321,7 +335,6 @@ fn evaluate<V: EngineVariant>(
     ctx: &SearchContext,
 ) -> PositionEval {
     let pos = &game.position;
-    let white = |score: i32| white_view(score, pos.side_to_move());
     if let Some(outcome) = pos.outcome() {
         let score = match outcome {
             Outcome::Decisive { winner } if winner == pos.side_to_move() => mate_in(0),
@@ -332,7 +345,6 @@ fn evaluate<V: EngineVariant>(
             side: pos.side_to_move(),
             score,
             searched: score,
-            white: white(score),
             best: Move::NONE,
             pv: Vec::new(),
             depth: 0,
@@ -359,7 +371,6 @@ fn evaluate<V: EngineVariant>(
         side: pos.side_to_move(),
         score: result.score,
         searched: result.score,
-        white: white(result.score),
         best: result.best,
         pv: result.pv,
         depth: result.depth,
@@ -374,7 +385,6 @@ pub fn is_start<V: Variant>(pos: &Position<V>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::lichess::Judgement;
     use super::*;
     use sapper_rules::variant::Chess;
 

@@ -2,7 +2,6 @@
 //! White's evaluation before and after it, the best move, the class) and each
 //! side's accuracy and marks.
 
-use super::lichess::Judgement;
 use super::Review;
 use crate::analyze::limits_text;
 use sapper_rules::types::Color;
@@ -26,10 +25,7 @@ pub fn report(review: &Review) -> String {
         "move", "played", "before", "after", "best", "class", "acc"
     );
     for m in &review.moves {
-        let number = match m.mover {
-            Color::White => format!("{}.", m.fullmove),
-            Color::Black => format!("{}...", m.fullmove),
-        };
+        let number = m.number_text();
         let best = if m.best == m.played {
             "="
         } else {
@@ -47,11 +43,7 @@ pub fn report(review: &Review) -> String {
     }
     for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
         let accuracy = review.accuracy[color.index()].map_or("-".to_string(), |a| format!("{a:.1}%"));
-        let marks: Vec<String> = [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder]
-            .iter()
-            .map(|&j| plural(review.count(color, j), j.name()))
-            .collect();
-        let _ = writeln!(s, "{name}: accuracy {accuracy}, {}", marks.join(", "));
+        let _ = writeln!(s, "{name}: accuracy {accuracy}, {}", review.marks_text(color));
     }
     let _ = writeln!(
         s,

@@ -61,12 +61,9 @@ pub const fn from_tt(score: i32, ply: usize) -> i32 {
 /// The UCI form of a score: `cp <centipawns>` or `mate <moves>` (negative when
 /// being mated).
 pub fn uci(score: i32) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("mate {}", -((MATE + score) / 2))
-    } else {
-        format!("cp {score}")
+    match mate_moves(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {score}"),
     }
 }
 
@@ -91,12 +88,9 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
 
 /// A human form: `+1.25`, `-0.40`, `#3`, `#-2`.
 pub fn human(score: i32) -> String {
-    if score >= MATE_BOUND {
-        format!("#{}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("#{}", -((MATE + score) / 2))
-    } else {
-        format!("{:+.2}", score as f64 / 100.0)
+    match mate_moves(score) {
+        Some(n) => format!("#{n}"),
+        None => format!("{:+.2}", score as f64 / 100.0),
     }
 }
 
@@ -118,11 +112,17 @@ pub fn mate_moves(score: i32) -> Option<i32> {
 /// counted for the side to move and then given the other sign (`human(-score)`
 /// would count a mate's plies from the wrong side: mate in 1 would read `#0`).
 pub fn human_from(score: i32, flip: bool) -> String {
-    match mate_moves(score) {
-        Some(n) => format!("#{}", if flip { -n } else { n }),
+    match mate_moves_from(score, flip) {
+        Some(n) => format!("#{n}"),
         None if flip => human(-score),
         None => human(score),
     }
+}
+
+/// [`mate_moves`] of the side to move's `score`, seen from the other side when
+/// `flip`: the moves counted for the side to move, then given the other sign.
+pub fn mate_moves_from(score: i32, flip: bool) -> Option<i32> {
+    mate_moves(score).map(|n| if flip { -n } else { n })
 }
 
 #[cfg(test)]
