@@ -5,7 +5,7 @@
 //! where they are linear; where it multiplies two counts (space), the product is the
 //! coefficient. The weights are fitted (`sapper tune`), not Stockfish's.
 //!
-//! Read by chess, king of the hill and three-check (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
+//! Read by chess, king of the hill, three-check and atomic (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
 //! other variants' files may leave the blocks out, and their evaluations never compute
 //! them.
 

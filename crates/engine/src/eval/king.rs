@@ -6,7 +6,8 @@
 //! ([`idx::KING_ATTACK`], [`DANGER_STEP`] per bucket) so that the tuner fits the
 //! curve, and the linear king-zone term ([`idx::KING_DANGER`]) stays beside it.
 //!
-//! Read by chess, king of the hill and three-check (their `Variant::EVAL_BLOCKS`), whose games
+//! Read by chess, king of the hill, three-check and atomic (their `Variant::EVAL_BLOCKS`;
+//! atomic with its own weak and safe squares, [`danger_with`]), chess's games
 //! against Fairy-Stockfish were lost to attacks on the castled king that this
 //! index sees and the zone count did not.
 
@@ -21,71 +22,102 @@ use sapper_rules::variant::Variant;
 /// Weight of one attacker of the king zone by role, pawn..king (Stockfish's
 /// `KingAttackWeights`; the index adds count times summed weight).
 pub(crate) const ATTACKER_WEIGHT: [i32; 6] = [0, 81, 52, 44, 10, 0];
-/// Per attack of a piece on a square next to the king.
-const RING_ATTACK: i32 = 69;
-/// Per square of the king zone the attacker hits and the defender holds only with
-/// its king or queen, or not at all.
-const WEAK_ZONE_SQUARE: i32 = 185;
-/// Per square from which the attacker could check, but not safely.
-const UNSAFE_CHECK: i32 = 148;
-/// A safe check by role, pawn..king (counted once per role).
-const SAFE_CHECK: [i32; 6] = [0, 790, 635, 1080, 780, 0];
-/// An attacker without a queen rarely mates.
-const NO_QUEEN: i32 = 873;
 /// Danger per [`idx::KING_ATTACK`] bucket.
 pub const DANGER_STEP: i32 = 200;
 /// Buckets in [`idx::KING_ATTACK`].
 pub const BUCKETS: usize = 16;
 
+/// The danger index's weights, in Stockfish's internal units (`KingDangerParams`
+/// and the `*SafeCheck` constants of `evaluate.cpp`).
+#[derive(Clone, Copy, Debug)]
+pub struct DangerWeights {
+    /// Per attack of a piece on a square next to the king.
+    pub ring_attack: i32,
+    /// Per square of the king zone the attacker hits and the defender holds weakly
+    /// (what "weakly" means is the variant's: see [`danger_with`]).
+    pub weak_zone_square: i32,
+    /// Per square from which the attacker could check, but not safely.
+    pub unsafe_check: i32,
+    /// A safe check by role, pawn..king (counted once per role).
+    pub safe_check: [i32; 6],
+    /// Taken off when the attacker has no queen: it rarely mates then.
+    pub no_queen: i32,
+}
+
+/// Chess's weights (Stockfish 11's `KingDangerParams` for chess).
+pub const CHESS: DangerWeights = DangerWeights {
+    ring_attack: 69,
+    weak_zone_square: 185,
+    unsafe_check: 148,
+    safe_check: [0, 790, 635, 1080, 780, 0],
+    no_queen: 873,
+};
+
 /// The danger index to `us`'s king, in Stockfish's internal units (0 without an
 /// attack; never negative), `None` without a king. `info` is what the evaluation's
 /// piece loop learnt of each side.
 pub fn danger<V: Variant>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], us: Color) -> Option<i32> {
+    let them = !us;
+    let (u, t) = (&info[us.index()], &info[them.index()]);
+    let (u_twice, t_twice) = (u.twice_with_pawns(), t.twice_with_pawns());
+    // Attacked squares the defender holds at most once, by its king or queen.
+    let weak = t.all & !u_twice & (!u.all | u.king_ring() | u.by_role[Role::Queen.index()]);
+    let safe = !pos.color(them) & (!u.all | (weak & t_twice));
+    danger_with(pos, info, us, weak, safe, &CHESS)
+}
+
+/// [`danger`] with the variant's own `weak` squares (attacked, and weakly held by
+/// the defender), `safe` squares (where an attacker may check from) and `weights`.
+pub fn danger_with<V: Variant>(
+    pos: &Position<V>,
+    info: &[SideInfo<Bb<V>>; 2],
+    us: Color,
+    weak: Bb<V>,
+    safe: Bb<V>,
+    weights: &DangerWeights,
+) -> Option<i32> {
     type G<V> = <V as Variant>::G;
     let king = pos.king(us)?;
     let them = !us;
     let (u, t) = (&info[us.index()], &info[them.index()]);
-    let (u_twice, t_twice) = (u.twice_with_pawns(), t.twice_with_pawns());
-    let weak = t.all & !u_twice & (!u.all | u.king_ring() | u.by_role[Role::Queen.index()]);
-    let safe = !pos.color(them) & (!u.all | (weak & t_twice));
-
     let occupied = pos.occupied();
     let rook_lines = G::<V>::rook_attacks(king, occupied);
     let bishop_lines = G::<V>::bishop_attacks(king, occupied);
     let by = |role: Role| t.by_role[role.index()];
+    let safe_check = |role: Role| weights.safe_check[role.index()];
     let mut d = 0;
     let mut unsafe_checks = Bb::<V>::EMPTY;
 
     let rook_checks = rook_lines & by(Role::Rook) & safe;
     if rook_checks.any() {
-        d += SAFE_CHECK[Role::Rook.index()];
+        d += safe_check(Role::Rook);
     } else {
         unsafe_checks |= rook_lines & by(Role::Rook);
     }
     let queen_checks =
         (rook_lines | bishop_lines) & by(Role::Queen) & safe & !u.by_role[Role::Queen.index()] & !rook_checks;
     if queen_checks.any() {
-        d += SAFE_CHECK[Role::Queen.index()];
+        d += safe_check(Role::Queen);
     }
     let bishop_checks = bishop_lines & by(Role::Bishop) & safe & !queen_checks;
     if bishop_checks.any() {
-        d += SAFE_CHECK[Role::Bishop.index()];
+        d += safe_check(Role::Bishop);
     } else {
         unsafe_checks |= bishop_lines & by(Role::Bishop);
     }
     let knight_checks = G::<V>::knight_attacks(king) & by(Role::Knight);
     if (knight_checks & safe).any() {
-        d += SAFE_CHECK[Role::Knight.index()];
+        d += safe_check(Role::Knight);
     } else {
         unsafe_checks |= knight_checks;
     }
 
     d += t.zone_attackers * t.zone_attack_weight
-        + RING_ATTACK * t.ring_attacks
-        + WEAK_ZONE_SQUARE * (u.king_zone & weak).count() as i32
-        + UNSAFE_CHECK * unsafe_checks.count() as i32;
+        + weights.ring_attack * t.ring_attacks
+        + weights.weak_zone_square * (u.king_zone & weak).count() as i32
+        + weights.unsafe_check * unsafe_checks.count() as i32;
     if pos.pieces(them, Role::Queen).is_empty() {
-        d -= NO_QUEEN;
+        d -= weights.no_queen;
     }
     Some(d.max(0))
 }

@@ -148,11 +148,11 @@ schema! {
     // after Fairy-Stockfish's atomic explosion-threat term (evaluate.cpp, 2023), whose
     // bonus is quadratic in the same ratio (optional in other variants' files: `Atomic::EVAL_BLOCKS`).
     ATOMIC_THREATS "atomic_threats" 12 false;
-    // Chess and king of the hill: king danger from the attack on the king (attackers,
+    // Chess, king of the hill, three-check and atomic: king danger from the attack on the king (attackers,
     // weak squares, safe and unsafe checks; `eval::king`), in buckets of
     // `eval::king::DANGER_STEP` (optional in other variants' files).
     KING_ATTACK "king_attack" 16 false;
-    // Chess and king of the hill (`eval::classical`, optional in other variants'
+    // Chess, king of the hill, three-check and atomic (`eval::classical`, optional in other variants'
     // files), after Stockfish's classical evaluation. Weak or strongly protected non-pawn enemy pieces attacked
     // by a knight or bishop, by victim role pawn..king.
     THREAT_BY_MINOR "threat_by_minor" 6 false;
@@ -176,6 +176,11 @@ schema! {
     // Outposts, piece placement, king-pawn distance, space
     // (`eval::classical::piece`).
     PIECE_TERMS "piece_terms" 12 false;
+    // Atomic (optional in other variants' files: `Atomic::EVAL_BLOCKS`): [0..1] the
+    // pieces every winning capture's blast gains, summed (Multi-Variant Stockfish's
+    // `ThreatByBlast`), for the side to move and for the other side; [2] enemy
+    // pieces next to the own king.
+    ATOMIC_MORE "atomic_more" 3 false;
 }
 
 /// The block that holds weight `index`.
