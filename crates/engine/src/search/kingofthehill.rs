@@ -1,8 +1,10 @@
 //! What the search must know of king of the hill: king steps toward a free hill
-//! square are never pruned or reduced.
+//! square are never pruned or reduced, and any move of a side whose king stands next
+//! to the hill may leave a threat to win.
 
 use crate::search::VariantSearch;
 use sapper_rules::bitboard::BitBoard;
+use sapper_rules::geometry::{Board8x8, Geometry};
 use sapper_rules::moves::Move;
 use sapper_rules::position::Position;
 use sapper_rules::types::{Role, Square};
@@ -23,5 +25,13 @@ impl VariantSearch for KingOfTheHill {
         let distance = |sq: Square| free.squares().map(|h| sq.distance(h)).min().unwrap_or(8);
         let now = distance(m.from());
         now <= 2 && distance(m.to()) < now
+    }
+
+    /// The mover's king stands next to a hill square: after any move the king may
+    /// still (or, with a path cleared, newly) threaten to step onto it.
+    #[inline(always)]
+    fn may_threaten_win(pos: &Position<Self>, _m: Move) -> bool {
+        pos.king(pos.side_to_move())
+            .is_some_and(|k| (Board8x8::king_attacks(k) & hill()).any())
     }
 }

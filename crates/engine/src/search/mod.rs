@@ -8,6 +8,7 @@
 
 mod atomic;
 pub mod belief;
+mod check_test;
 pub mod correction;
 mod kingofthehill;
 mod node;

@@ -12,6 +12,7 @@
 //! the enemy king is never pruned or reduced; in king of the hill neither is a king
 //! step toward a free hill square within two steps of it.
 
+use super::check_test::may_give_check;
 use super::correction::{CorrectionHistory, Slots};
 use super::ordering::{capture_index, is_noisy, piece_to, MovePicker, OrderContext, Previous};
 use super::params as sp;
@@ -262,6 +263,7 @@ impl<V: VariantSearch> Searcher<V> {
                     + ((eval - beta) / sp::nmp_eval_div()).min(sp::nmp_eval_max());
                 let mut child = *pos;
                 child.play_null();
+                self.tt().prefetch(child.key());
                 self.stack[si].piece_to = None;
                 self.stack[si].null = true;
                 self.keys.push(key);
@@ -337,9 +339,12 @@ impl<V: VariantSearch> Searcher<V> {
             };
 
             // A move whose landing may hold a mine has two children (a chance node);
-            // any other has one, made now so that pruning can spare checks.
+            // any other has one. A quiet move that may give check or threaten a win
+            // is played now, so that pruning can spare it; any other is played once
+            // pruning has let it through (`check_test` tells without playing).
             let p = self.mine_probability(pos, m);
-            let child = (!is_chance(p)).then(|| play_certain(pos, m, p));
+            let mut child =
+                (!noisy && !is_chance(p) && may_give_check(pos, m)).then(|| play_certain(pos, m, p));
             let gives_check = child.as_ref().is_some_and(|c| c.in_check());
 
             // Step 11. Pruning at shallow depth, once a move has secured a non-losing
@@ -386,6 +391,16 @@ impl<V: VariantSearch> Searcher<V> {
                 {
                     continue;
                 }
+            }
+
+            // The move will be searched: its child's table entry is fetched while
+            // the extensions and reductions are decided.
+            if child.is_none() && !is_chance(p) {
+                child = Some(play_certain(pos, m, p));
+            }
+            let gives_check = gives_check || (noisy && child.as_ref().is_some_and(|c| c.in_check()));
+            if let Some(c) = &child {
+                self.tt().prefetch(c.key());
             }
 
             // Step 12. Extensions: checks, and singular extensions (Anantharaman,
@@ -680,6 +695,7 @@ impl<V: VariantSearch> Searcher<V> {
                 if !evading && !is_noisy(pos, m) && !child.in_check() {
                     continue;
                 }
+                self.tt().prefetch(child.key());
                 // Delta pruning: even winning the captured piece for free cannot
                 // bring this capture up to alpha. Not in atomic, where a capture's
                 // worth is its whole explosion.

@@ -12,6 +12,12 @@ use sapper_rules::variant::{Chess, ThreeCheck};
 /// every one is called whatever the variant, so an override can never be skipped.
 /// A variant the search plays has an evaluation, hence the supertrait.
 pub trait VariantSearch: VariantEval {
+    /// Whether [`may_give_check`](super::check_test::may_give_check) may tell that a
+    /// quiet move gives no check without playing it: a move it clears neither
+    /// checks nor threatens a win here. Minesweeper: no (a mine's blast changes
+    /// the board in ways the test does not follow).
+    const QUIET_CHECK_TEST: bool = true;
+
     /// The search's knowledge of hidden information below a root (minesweeper: the
     /// consistent mine layouts); `()` where nothing is hidden.
     type Belief: Send;
@@ -42,6 +48,15 @@ pub trait VariantSearch: VariantEval {
     #[inline(always)]
     fn capture_order_gain(_pos: &Position<Self>, _m: Move, _victim: Square) -> Option<i32> {
         None
+    }
+
+    /// Whether `m`, a move that is not the king's, may leave the mover threatening
+    /// to win next move ([`Variant::threatens_win`](sapper_rules::variant::Variant::threatens_win)
+    /// of the position after it); `false` only when it surely does not. King of the
+    /// hill: the mover's king stands next to the hill.
+    #[inline(always)]
+    fn may_threaten_win(_pos: &Position<Self>, _m: Move) -> bool {
+        false
     }
 
     /// Moves the search must never prune or reduce (atomic: threats to explode the

@@ -1,0 +1,140 @@
+//! Whether a quiet move can give check, told without playing it (Stockfish's
+//! `Position::gives_check`, here a superset test): move-count, futility, history and
+//! SEE pruning spare checks, and a move they drop need not be played first.
+
+use super::VariantSearch;
+use sapper_rules::bitboard::BitBoard;
+use sapper_rules::geometry::Geometry;
+use sapper_rules::moves::{Move, MoveKind};
+use sapper_rules::position::{Bb, Position};
+use sapper_rules::types::Role;
+use sapper_rules::variant::Variant;
+
+/// Whether the legal move `m`, whose outcome is certain, may give check or (king of
+/// the hill) threaten to win next move: `false` only when it surely does neither,
+/// so that `pos.after(m).in_check()` and `V::threatens_win(pos.after(m))` are
+/// `false` whenever this is. `true` for every move of a variant without the test
+/// ([`VariantSearch::QUIET_CHECK_TEST`]), for king moves (a king uncovers a check
+/// when it leaves an atomic king's side, and steps toward the hill), castling,
+/// promotions, en passant and the sapper action; else `true` when the piece
+/// attacks the enemy king from its destination, or leaves a line between that king
+/// and an own slider (a discovered check, judged by the whole line: a superset), or
+/// for a capture, or when the variant says it may leave a threat to win
+/// ([`VariantSearch::may_threaten_win`]).
+#[inline]
+pub fn may_give_check<V: VariantSearch>(pos: &Position<V>, m: Move) -> bool {
+    type G<V> = <V as Variant>::G;
+    if !V::QUIET_CHECK_TEST || m.kind() != MoveKind::Normal || V::may_threaten_win(pos, m) {
+        return true;
+    }
+    let us = pos.side_to_move();
+    let (Some(king), Some(role)) = (pos.king(!us), pos.role_at(m.from())) else {
+        return true;
+    };
+    let (from, to) = (m.from(), m.to());
+    // A capture explodes in atomic: told only by playing it (the search asks of
+    // quiet moves only).
+    if pos.occupied().has(to) {
+        return true;
+    }
+    let sliders = pos.color(us) & (pos.role(Role::Bishop) | pos.role(Role::Rook) | pos.role(Role::Queen));
+    if (G::<V>::line(king, from) & sliders).any() {
+        return true;
+    }
+    let occupied = pos.occupied().without(from).with(to);
+    let attacks: Bb<V> = match role {
+        Role::King => return true,
+        Role::Pawn => G::<V>::pawn_attacks(us, to),
+        Role::Knight => G::<V>::knight_attacks(to),
+        Role::Bishop => G::<V>::bishop_attacks(to, occupied),
+        Role::Rook => G::<V>::rook_attacks(to, occupied),
+        Role::Queen => G::<V>::queen_attacks(to, occupied),
+    };
+    attacks.has(king)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sapper_rules::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck};
+
+    /// Every legal move of every position along random games (eight from each
+    /// start): where the test says no, the move gives no check and threatens no win.
+    fn never_misses<V: VariantSearch>(fens: &[&str]) {
+        let mut rng = Rng(7);
+        let mut cleared = 0usize;
+        for (fen, _walk) in fens.iter().flat_map(|f| (0..8).map(move |w| (f, w))) {
+            let (mut pos, _) = Position::<V>::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut child = pos;
+                    child.play(m);
+                    if !may_give_check(&pos, m) {
+                        cleared += 1;
+                        assert!(
+                            !child.in_check() && !V::threatens_win(&child),
+                            "{} {m:?}: missed",
+                            pos.to_fen()
+                        );
+                    }
+                }
+                pos.play(moves[rng.below(moves.len())]);
+            }
+        }
+        // The test must clear something, or it saves nothing.
+        assert!(cleared > 10_000, "only {cleared} moves cleared");
+    }
+
+    /// A small xorshift generator: the walk is the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    const FENS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+
+    #[test]
+    fn chess_checks_are_never_missed() {
+        never_misses::<Chess>(FENS);
+    }
+
+    #[test]
+    fn atomic_checks_are_never_missed() {
+        never_misses::<Atomic>(FENS);
+    }
+
+    #[test]
+    fn king_of_the_hill_checks_and_threats_are_never_missed() {
+        never_misses::<KingOfTheHill>(FENS);
+    }
+
+    #[test]
+    fn three_check_checks_are_never_missed() {
+        // Three-check's FEN gives the checks left after the en-passant square.
+        let fens: Vec<String> = FENS
+            .iter()
+            .map(|f| {
+                let mut fields: Vec<&str> = f.split(' ').collect();
+                fields.insert(4, "3+3");
+                fields.join(" ")
+            })
+            .collect();
+        let refs: Vec<&str> = fens.iter().map(String::as_str).collect();
+        never_misses::<ThreeCheck>(&refs);
+    }
+}
