@@ -481,6 +481,24 @@ impl Engine {
         Ok(warnings)
     }
 
+    /// Replaces the current game by `game` (a position `set_position` cannot
+    /// describe, such as one after a null move: `sapper_engine::analyze::pass_move`).
+    ///
+    /// # Errors
+    /// A message when `game` is not of the selected variant; the game stays.
+    pub fn set_game(&mut self, game: AnyGame) -> Result<(), String> {
+        if game.variant() != self.variant {
+            return Err(format!(
+                "the game is {}, the engine plays {}",
+                game.variant(),
+                self.variant
+            ));
+        }
+        self.stop();
+        self.game = game;
+        Ok(())
+    }
+
     /// Starts searching the current position on its own thread. The listener gets
     /// the progress and, at the end, the result.
     ///

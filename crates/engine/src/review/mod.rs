@@ -20,6 +20,7 @@ pub mod table;
 
 use crate::analyze::{analysis_options, search_position};
 use crate::eval::default_params;
+use crate::host::Instant;
 use crate::search::score::{mate_in, mated_in};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
@@ -34,7 +35,7 @@ use sapper_rules::types::Color;
 use sapper_rules::variant::{Outcome, Variant, VariantKind};
 use sapper_rules::{with_game, with_variant};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The depth each position is searched to when no limit is given: deep enough that a
 /// piece left hanging or a mate in one or two allowed is seen in every position (the
