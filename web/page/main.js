@@ -597,7 +597,8 @@ page.review = async () => {
   $('review-start').disabled = true;
   $('review-progress').hidden = false;
   $('review-status').textContent = 'Reviewing...';
-  const opts = page.reviewNodes ? { nodes: page.reviewNodes } : { depth: page.reviewDepth };
+  // Minesweeper's chance search: the engine's default node limit unless the page says.
+  const opts = page.reviewNodes ? { nodes: page.reviewNodes } : g.variant === 'minesweeper' ? {} : { depth: page.reviewDepth };
   const t0 = performance.now();
   try {
     g.review = await page.engine.review(
@@ -670,6 +671,23 @@ function renderReview(g) {
     marks.append(li);
   }
   if (!marks.children.length) marks.innerHTML = '<li class="small">No inaccuracy, mistake or blunder.</li>';
+  // Minesweeper: every gamble on a square that might hold a mine, judged by its odds.
+  for (const m of r.moves.filter((x) => x.mine)) {
+    const li = document.createElement('li');
+    li.className = `gamble${m.mine.hit ? ' hit' : ''}`;
+    li.dataset.ply = String(m.ply + 1);
+    const pct = Math.round(m.mine.chance * 100);
+    const luck = m.mine.hit
+      ? pct >= 100
+        ? 'a certain mine: the piece was lost for nothing.'
+        : `it hit one: bad luck${m.judgement ? '' : ', not a mistake'}.`
+      : pct > 0
+        ? 'no mine there.'
+        : 'a safe square.';
+    li.innerHTML = `<b>${m.number} ${escapeHtml(m.san)}</b> onto a square with a ${pct}% chance of a mine: ${luck}`;
+    li.onclick = () => page.showPly(m.ply + 1);
+    marks.append(li);
+  }
 }
 
 function escapeHtml(s) {

@@ -43,7 +43,7 @@ export interface ReviewGame {
 }
 
 export interface ReviewOptions {
-  /** Depth of each position's search (default 12). */
+  /** Depth of each position's search (default 12; minesweeper: 50,000 nodes). */
   depth?: number;
   /** Or a node limit per position. */
   nodes?: number;
@@ -89,6 +89,12 @@ export interface ReviewMove {
   /** The mark, if any, and lichess's sentence (`Blunder`, `Checkmate is now unavoidable`). */
   judgement: 'inaccuracy' | 'mistake' | 'blunder' | null;
   advice: string | null;
+  /**
+   * Minesweeper, a move landing where a mine could be: the public chance of a mine
+   * there when it was played (the move is judged by its expectation, not by luck),
+   * and whether there was one.
+   */
+  mine: { chance: number; hit: boolean } | null;
 }
 
 /** A reviewed game (the engine crate's `review::Review`). */

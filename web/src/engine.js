@@ -119,7 +119,9 @@ export class SapperEngine {
 
   /**
    * Reviews a game move by move as lichess's computer analysis does (the engine
-   * crate's review: each position searched to `depth`, default 12, or `nodes`).
+   * crate's review: each position searched to `depth`, or for `nodes`; by default
+   * depth 12, in minesweeper 50,000 nodes, each move judged by what was public when
+   * it was played).
    * @param {string|{variant?: string, fen?: string, moves?: string[]}} game a PGN
    *   text, or the variant, start FEN (minesweeper: the full-information FEN) and
    *   UCI moves

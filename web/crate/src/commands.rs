@@ -108,9 +108,7 @@ fn parse_review(rest: &str) -> Result<ReviewRequest, String> {
         }
         rest = words.next().unwrap_or("").trim_start();
     }
-    if limits.depth.is_some() || limits.nodes.is_some() {
-        settings.limits = limits;
-    }
+    let limited = limits.depth.is_some() || limits.nodes.is_some();
     let (game, pgn) = if let Some(text) = rest.strip_prefix("pgn") {
         let pgn = pgn::read(text)?;
         let kind = pgn::variant_of(pgn.tag("Variant"))?;
@@ -152,6 +150,13 @@ fn parse_review(rest: &str) -> Result<ReviewRequest, String> {
         (game, pgn)
     };
     review::supported(game.variant())?;
+    // Without a limit, the variant's default (nodes where mines make the search a
+    // chance search).
+    settings.limits = if limited {
+        limits
+    } else {
+        review::default_limits(game.variant())
+    };
     Ok(ReviewRequest { game, settings, pgn })
 }
 
@@ -202,7 +207,8 @@ fn color_name(c: Color) -> &'static str {
 /// `{"variant", "startFen", "limit", "nodes", "ms", "accuracy": [white, black],
 /// "positions": [{"side", "eval", "chances", "mate", "best", "depth"}],
 /// "moves": [{"ply", "number", "mover", "uci", "san", "before", "after", "best",
-/// "bestSan", "pv", "drop", "accuracy", "judgement", "advice"}], "pgn"}`
+/// "bestSan", "pv", "drop", "accuracy", "judgement", "advice", "mine": {"chance",
+/// "hit"} or null}], "pgn"}`
 pub fn review_json(review: &Review, pgn: &PgnGame) -> String {
     let mut s = String::new();
     let limit = sapper_engine::analyze::limits_text(&review.limits);
@@ -244,7 +250,7 @@ pub fn review_json(review: &Review, pgn: &PgnGame) -> String {
         }
         let _ = write!(
             s,
-            "{{\"ply\":{},\"number\":{},\"mover\":\"{}\",\"uci\":{},\"san\":{},\"before\":{},\"after\":{},\"best\":{},\"bestSan\":{},\"pv\":{},\"drop\":{},\"accuracy\":{},\"judgement\":{},\"advice\":{}}}",
+            "{{\"ply\":{},\"number\":{},\"mover\":\"{}\",\"uci\":{},\"san\":{},\"before\":{},\"after\":{},\"best\":{},\"bestSan\":{},\"pv\":{},\"drop\":{},\"accuracy\":{},\"judgement\":{},\"advice\":{},\"mine\":{}}}",
             m.ply,
             json_string(&m.number_text()),
             color_name(m.mover),
@@ -264,6 +270,10 @@ pub fn review_json(review: &Review, pgn: &PgnGame) -> String {
             m.advice
                 .map_or("null".to_string(), |a| json_string(a.judgement.name())),
             m.advice.map_or("null".to_string(), |a| json_string(a.text())),
+            m.mine.map_or("null".to_string(), |(chance, hit)| format!(
+                "{{\"chance\":{},\"hit\":{hit}}}",
+                json_number(Some(chance))
+            )),
         );
     }
     let _ = write!(
@@ -350,6 +360,27 @@ mod tests {
         assert!(said.last().unwrap().starts_with("review error "), "{said:?}");
         let said = run(&mut uci(), "review");
         assert!(said.last().unwrap().starts_with("review error "), "{said:?}");
+    }
+
+    #[test]
+    fn a_minesweeper_review_carries_each_gamble() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ?M?????M/M???????/????????/????M??? 4";
+        let said = run(
+            &mut uci(),
+            &format!("review nodes 3000 minesweeper fen {start} moves e2e4 b10c8"),
+        );
+        // Two searches per move: the positions' and the moves' expectations.
+        assert!(said.contains(&"review progress 5 5".to_string()), "{said:?}");
+        let last = said.last().unwrap();
+        assert!(
+            last.starts_with("review result {\"variant\":\"minesweeper\""),
+            "{last}"
+        );
+        assert!(
+            last.contains("\"mine\":{\"chance\":0.125,\"hit\":true}"),
+            "{last}"
+        );
+        assert!(last.contains("\"mine\":null"), "{last}");
     }
 
     #[test]
