@@ -166,11 +166,13 @@ def test_variant_games_read_back_with_the_same_moves_and_the_blunder(
     assert all(n.eval() is not None for n in nodes)
 
 
-def test_minesweeper_is_refused_not_faked(tmp_path: Path) -> None:
+def test_minesweeper_without_its_layout_is_refused_not_faked(tmp_path: Path) -> None:
+    # A minesweeper game replays only on its mine layout: without a full-information
+    # FEN tag its moves' outcomes are unknown, and the review says what it needs.
     source = tmp_path / "mines.pgn"
     source.write_text('[Variant "Minesweeper"]\n\n1. e3 e8 *\n')
     run = subprocess.run(
         [str(sapper()), "review", str(source), "--depth", "2"], capture_output=True, text=True, timeout=60, check=False
     )
     assert run.returncode != 0
-    assert "not supported yet" in run.stderr
+    assert "full-information form" in run.stderr

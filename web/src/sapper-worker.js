@@ -14,6 +14,10 @@
 // require-corp). Without it, stopping a search terminates the inner worker,
 // answers `bestmove` with the best move reported so far, and starts a fresh inner
 // worker that gets the options and position again.
+//
+// Two commands of the browser build (web/crate/src/commands.rs) travel the same
+// way: `pass` (the move passed, for the threat), which is part of the position, and
+// `review ...`, a long command like `go` (answered `review stopped` when stopped).
 
 const base = self.location.href;
 const isolated = typeof SharedArrayBuffer !== 'undefined' && self.crossOriginIsolated === true;
@@ -21,10 +25,10 @@ const sab = isolated ? new SharedArrayBuffer(4) : null;
 const flag = sab ? new Int32Array(sab) : null;
 
 // Commands that end a running search in the native engine (crates/engine/src/engine.rs).
-const STOPPERS = new Set(['stop', 'quit', 'go', 'position', 'ucinewgame']);
+const STOPPERS = new Set(['stop', 'quit', 'go', 'position', 'ucinewgame', 'pass', 'review']);
 const STOPPING_OPTION = /^setoption\s+name\s+(hash|clear hash|uci_variant)\s/i;
 // Long commands during which `isready` is answered at once, as natively.
-const LONG = /^(go|bench)\b/;
+const LONG = /^(go|bench|review)\b/;
 
 let epoch = 0;
 let module = null;
@@ -37,6 +41,7 @@ let queue = [];
 const options = new Map();
 let lastNewGame = false;
 let lastPosition = null;
+let lastPass = false; // a `pass` followed lastPosition
 let bestSoFar = null; // [move, ponder] from the last `info ... pv` of multipv 1
 
 function startInner() {
@@ -62,6 +67,7 @@ function fromInner(data) {
         // The replayed configuration itself crashes: start from the defaults.
         options.clear();
         lastPosition = null;
+        lastPass = false;
       }
       restart();
       return;
@@ -129,15 +135,18 @@ function restart() {
   inner.terminate();
   const running = queue.find((q) => !q.ready);
   const wasSearch = running && /^go\b/.test(running.line) && !/^go\s+perft/.test(running.line);
+  const wasReview = running && /^review\b/.test(running.line);
   // Commands queued behind the search that the replay below does not cover.
   const lost = queue.filter(
-    (q) => !q.ready && !q.silent && q !== running && !/^(setoption|position|ucinewgame)\b/.test(q.line),
+    (q) => !q.ready && !q.silent && q !== running && !/^(setoption|position|ucinewgame|pass)\b/.test(q.line),
   );
   queue = queue.filter((q) => q.ready);
   startInner();
   for (const line of options.values()) send(line, true);
   if (lastNewGame) send('ucinewgame', true);
   if (lastPosition) send(lastPosition, true);
+  if (lastPosition && lastPass) send('pass', true);
+  if (wasReview) self.postMessage('review stopped');
   if (wasSearch) {
     if (bestSoFar && bestSoFar.length) {
       self.postMessage(`bestmove ${bestSoFar[0]}${bestSoFar[1] ? ` ponder ${bestSoFar[1]}` : ''}`);
@@ -162,8 +171,12 @@ function handle(line) {
   } else if (cmd === 'ucinewgame') {
     lastNewGame = true;
     lastPosition = null;
+    lastPass = false;
   } else if (cmd === 'position') {
     lastPosition = line;
+    lastPass = false;
+  } else if (cmd === 'pass') {
+    lastPass = true;
   }
   if (cmd === 'isready') {
     queue.push({ ready: true });

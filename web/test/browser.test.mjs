@@ -43,6 +43,8 @@ async function openPage(prefix = '', query = '') {
   const page = await browser.newPage({ viewport: { width: 1100, height: 820 } });
   const problems = [];
   page.on('pageerror', (e) => problems.push(String(e)));
+  // Any console error (a failed request such as a missing favicon included).
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   await page.goto(`${base}${prefix}/index.html${query}`);
   await page.waitForFunction(() => window.sapperPage && window.sapperPage.engine && window.sapperPage.game);
   return { page, problems };
@@ -228,6 +230,158 @@ test('a person moves by clicking: chessground in chess, the page board (and the 
   await page.click('[data-square="a1"]');
   await page.click('[data-square="a5"]');
   assert.equal((await page.evaluate(() => window.sapperPage.info().uci)).length, 4);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** In the page: waits until Sapper is not thinking and no move is being checked. */
+const IDLE = `window.__idle = () => new Promise((r) => {
+  const poll = () => {
+    const i = window.sapperPage.info();
+    return i.thinking || i.checking ? setTimeout(poll, 10) : r(i);
+  };
+  poll();
+});`;
+
+/** The threat `uci` is a legal move of the side not to move in the position after `moves` (8x8, chessops). */
+function threatIsLegal(variant, moves, uci) {
+  const pos = setupPosition(variant, parseFen(START).unwrap()).unwrap();
+  for (const m of moves) pos.play(normalizeMove(pos, parseUci(m)));
+  const setup = pos.toSetup();
+  setup.turn = setup.turn === 'white' ? 'black' : 'white';
+  setup.epSquare = undefined;
+  const passed = setupPosition(variant, setup).unwrap();
+  return passed.isLegal(normalizeMove(passed, parseUci(uci)));
+}
+
+for (const variant of ['chess', 'atomic', 'kingofthehill', '3check', 'minesweeper']) {
+  test(`${variant}: hint and threat arrows, takeback, a reload resumes, resign, review`, async () => {
+    const query = '?movetime=200&hinttime=300&reviewdepth=8&reviewnodes=' + (variant === 'minesweeper' ? '3000' : '0');
+    const { page, problems } = await openPage('', query);
+    await page.evaluate(IDLE);
+    await page.evaluate((variant) => window.sapperPage.newGame({ variant, color: 'white', level: 1, movetime: 200 }), variant);
+    await page.evaluate(() => window.__idle());
+    let arrows = 0;
+    for (let i = 0; i < 4; i++) {
+      const info = await page.evaluate(() => window.__idle());
+      if (info.over) break;
+      const hint = await page.evaluate(() => window.sapperPage.hint());
+      assert.ok(info.legal.includes(hint), `hint ${hint} is legal`);
+      let shapes = (await page.evaluate(() => window.sapperPage.info())).shapes;
+      assert.deepEqual(shapes.filter((s) => s.brush === 'green').map((s) => s.orig + s.dest), [hint.slice(0, 4).replace(/q$/, '')]);
+      const threat = await page.evaluate(() => window.sapperPage.threat());
+      shapes = (await page.evaluate(() => window.sapperPage.info())).shapes;
+      if (threat) {
+        assert.ok(shapes.some((s) => s.brush === 'red' && threat.startsWith(s.orig + s.dest)), `red arrow for ${threat}`);
+        if (variant !== 'minesweeper') assert.ok(threatIsLegal(variant, info.uci, threat), `threat ${threat} legal after passing`);
+      }
+      // The arrows are drawn: chessground's SVG shapes, or the page's over the 8x10 board.
+      const drawn = await page.evaluate((ms) => document.querySelectorAll(ms ? '#ms-board svg.arrows line, #ms-board svg.arrows circle' : '#board svg.cg-shapes g').length, variant === 'minesweeper');
+      assert.ok(drawn >= shapes.length, `${drawn} arrows drawn for ${shapes.length} shapes`);
+      arrows += drawn;
+      if (i === 1 && variant !== 'minesweeper') await page.screenshot({ path: path.join(shots, `${variant}-hint-threat.png`) });
+      if (i === 1 && variant === 'minesweeper') {
+        // The mine probabilities over the fog, on request.
+        await page.click('#opt-prob');
+        const probs = await page.evaluate(() => [...document.querySelectorAll('#ms-board .prob')].map((e) => e.textContent));
+        assert.ok(probs.length > 0 && probs.every((p) => /^\d+%$/.test(p)), `probabilities ${probs.slice(0, 5)}`);
+        await page.screenshot({ path: path.join(shots, 'minesweeper-hint-threat.png') });
+      }
+      assert.ok(await page.evaluate((m) => window.sapperPage.play(m), hint), `the page plays the hint ${hint}`);
+      await page.evaluate(() => window.__idle());
+    }
+    assert.ok(arrows > 0);
+    // Takeback: the person's move and Sapper's reply.
+    let info = await page.evaluate(() => window.__idle());
+    if (!info.over) {
+      const before = info.uci.length;
+      assert.equal(await page.evaluate(() => window.sapperPage.takeback()), true);
+      info = await page.evaluate(() => window.sapperPage.info());
+      assert.equal(info.uci.length, before - 2);
+      assert.equal(info.turn, 'white');
+    }
+    // A reload resumes the game where it was.
+    await page.reload();
+    await page.waitForFunction(() => window.sapperPage && window.sapperPage.game);
+    await page.evaluate(IDLE);
+    const resumed = await page.evaluate(() => window.__idle());
+    assert.equal(resumed.id, info.id);
+    assert.equal(resumed.variant, variant);
+    assert.deepEqual(resumed.uci, info.uci);
+    if (!resumed.over) {
+      // It goes on: one more move each.
+      assert.ok(await page.evaluate((m) => window.sapperPage.play(m), resumed.legal[0]));
+      const after = await page.evaluate(() => window.__idle());
+      assert.ok(after.uci.length >= resumed.uci.length + 1);
+      assert.equal(await page.evaluate(() => window.sapperPage.resign()), true);
+    }
+    info = await page.evaluate(() => window.sapperPage.info());
+    assert.ok(info.over, 'the game is over');
+    const saved = await page.evaluate(() => window.sapperPage.savedGames());
+    assert.ok(saved.some((g) => g.id === info.id && g.over === info.over), 'the finished game is in the list');
+    // The review: a graph and the marks; a click on the graph shows that move's position.
+    assert.equal(await page.isVisible('#review-start'), true);
+    await page.click('#review-start');
+    await page.waitForFunction(() => window.sapperPage.info().reviewed || /No review/.test(document.getElementById('review-status').textContent), null, { timeout: 120000 });
+    const status = await page.textContent('#review-status');
+    assert.ok(!/No review/.test(status), status);
+    const r = await page.evaluate(() => window.sapperPage.game.review);
+    assert.equal(r.positions.length, info.uci.length + 1);
+    assert.deepEqual(r.moves.map((m) => m.uci), info.uci);
+    assert.ok(r.positions.every((p) => p.chances >= -1 && p.chances <= 1));
+    assert.ok(await page.isVisible('#review-graph svg'));
+    assert.match(await page.textContent('#review-accuracy'), /White: .*accuracy/);
+    const box = await page.locator('#review-graph svg').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+    const view = await page.evaluate(() => window.sapperPage.info().view);
+    const expected = Math.round(((box.width * 0.5 * (656 / box.width) - 8) / 640) * info.uci.length);
+    assert.ok(Math.abs(view - expected) <= 1, `view ${view}, expected about ${expected}`);
+    assert.equal(await page.isVisible('#view-bar'), true);
+    await page.waitForTimeout(400); // chessground's animation to the position shown
+    await page.screenshot({ path: path.join(shots, `${variant}-review.png`), fullPage: true });
+    // The saved game keeps its review.
+    assert.ok((await page.evaluate(() => window.sapperPage.savedGames())).find((g) => g.id === info.id).reviewed);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('PGN import and export, and the blunder check asks before a blunder is sent', async () => {
+  const { page, problems } = await openPage('', '?hinttime=600&movetime=200');
+  await page.evaluate(IDLE);
+  const imported = await page.evaluate(() => window.sapperPage.importPgn('[Event "test"]\n\n1. e4 d5 *\n'));
+  assert.deepEqual(imported.uci, ['e2e4', 'd7d5']);
+  assert.equal(imported.human, 'white');
+  assert.equal(imported.over, null);
+  await page.click('#opt-blunder');
+  // 2. Qg4?? leaves the queen to Bxg4: the page asks and does not send the move.
+  assert.equal(await page.evaluate(() => window.sapperPage.play('d1g4')), true);
+  let info = await page.evaluate(() => window.__idle());
+  assert.equal(info.dialog, true, 'the blunder dialog is shown');
+  assert.match(await page.textContent('#blunder-text'), /Qg4 looks like a blunder/);
+  await page.screenshot({ path: path.join(shots, 'chess-blunder-check.png') });
+  await page.click('#blunder-cancel');
+  info = await page.evaluate(() => window.sapperPage.info());
+  assert.deepEqual(info.uci, ['e2e4', 'd7d5']);
+  assert.equal(info.dialog, false);
+  // An ordinary move goes through the check and Sapper answers.
+  assert.equal(await page.evaluate(() => window.sapperPage.play('b1c3')), true);
+  info = await page.evaluate(() => window.__idle());
+  assert.equal(info.dialog, false);
+  assert.equal(info.uci.length, 4);
+  assert.equal(info.uci[2], 'b1c3');
+  // Export, then import the export: the same game.
+  await page.click('#pgn-panel summary');
+  await page.click('#pgn-export');
+  const pgn = await page.inputValue('#pgn-text');
+  assert.match(pgn, /\[Variant "Standard"\]/);
+  assert.match(pgn, /^1\. e4 d5 2\. Nc3 \S+ \*$/m);
+  const again = await page.evaluate((t) => window.sapperPage.importPgn(t), pgn);
+  assert.deepEqual(again.uci, info.uci);
+  // A bad PGN is refused with the reason.
+  await page.fill('#pgn-text', '1. e4 e5 2. Ke3 *');
+  await page.click('#pgn-import');
+  assert.match(await page.textContent('#pgn-status'), /Cannot import: .*Ke3/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -81,6 +81,31 @@ test('d, eval, Hash and bad input', () => {
   assert.match(e.run('go perft 3').at(-1), /Nodes searched: 8902/);
 });
 
+test('pass searches the threat; review reports progress and a JSON review', () => {
+  const e = engine();
+  // After 1. f3 e5 2. g4 Nc6 White passes: Black's threat is Qh4#.
+  e.run('position startpos moves f2f3 e7e5 g2g4 b8c6');
+  assert.deepEqual(e.run('pass'), []);
+  assert.equal(e.run('go depth 4').at(-1).split(' ')[1], 'd8h4');
+  // In check there is no move to pass; the position stays.
+  e.run('position startpos moves e2e4 f7f6 d1h5');
+  assert.match(e.run('pass')[0], /^info string error: pass: .*check/);
+  assert.ok(e.run('d').some((l) => / b KQkq /.test(l) && l.startsWith('Fen: ')), 'Black still to move');
+  // A review: one progress line per position, then the result.
+  const lines = e.run('review depth 6 atomic startpos moves g1f3 f7f6 f3g5 f6g5');
+  assert.deepEqual(lines.filter((l) => l.startsWith('review progress')), [0, 1, 2, 3, 4, 5].map((i) => `review progress ${Math.min(i, 5)} 5`).slice(0, 6));
+  const review = JSON.parse(lines.at(-1).replace(/^review result /, ''));
+  assert.equal(review.variant, 'atomic');
+  assert.equal(review.positions.length, 5);
+  assert.deepEqual(review.moves.map((m) => m.san), ['Nf3', 'f6', 'Ng5', 'fxg5']);
+  assert.ok(review.moves.every((m) => m.accuracy >= 0 && m.accuracy <= 100));
+  assert.match(review.pgn, /\[Variant "Atomic"\]/);
+  assert.match(e.run('review depth 3 chess startpos moves e2e5').at(-1), /^review error /);
+  // The same through PGN text with newlines.
+  const pgn = e.run('review depth 3 pgn\n[Variant "King of the Hill"]\n\n1. e4 e5 2. Ke2 *\n').at(-1);
+  assert.equal(JSON.parse(pgn.replace(/^review result /, '')).moves[2].san, 'Ke2');
+});
+
 test('the rules referee a minesweeper game on the hidden layout', () => {
   const e = engine();
   const start = parseAnswer(e.rules('layout')).fen[0];

@@ -4,6 +4,7 @@
 //! replay) call these hooks; the rules, the evaluation and the search never do.
 
 use sapper_rules::game::AnyGame;
+use sapper_rules::moves::Move;
 use sapper_rules::position::Position;
 use sapper_rules::types::Square;
 use sapper_rules::variant::minesweeper::inference::infer;
@@ -21,6 +22,14 @@ pub trait VariantDisplay: Variant {
     /// Lines `d` adds after the standard ones (minesweeper: counter, probabilities).
     fn describe_state(_pos: &Position<Self>) -> String {
         String::new()
+    }
+
+    /// For a review: the chance, on the public information of `pos`, that move
+    /// `m`'s landing square holds a mine, and whether it did (`pos` being the
+    /// full-information position before the move). `None` where no mine can be
+    /// (every variant without mines; a landing square outside the fog).
+    fn landing_mine(_pos: &Position<Self>, _m: Move) -> Option<(f64, bool)> {
+        None
     }
 }
 
@@ -67,6 +76,25 @@ impl VariantDisplay for Minesweeper {
         }
         out.push_str(&format!("\nConsistent layouts: {}\n", inference.layouts));
         out
+    }
+
+    /// A discovered mine is a certain one; a fogged, unswept square has its public
+    /// probability (a sapper action lands nowhere).
+    fn landing_mine(pos: &Position<Self>, m: Move) -> Option<(f64, bool)> {
+        if m.from() == m.to() {
+            return None;
+        }
+        let i = zone_index(m.to())?;
+        let st = pos.state();
+        let bit = 1u32 << i;
+        if st.discovered & bit != 0 {
+            return Some((1.0, true));
+        }
+        if st.fog & !st.swept & bit == 0 {
+            return None;
+        }
+        let chance = infer(&public::public_projection(st).public_field()).probability(i);
+        Some((chance, st.mines().is_some_and(|mines| mines & bit != 0)))
     }
 }
 

@@ -9,7 +9,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::SearchContext;
 use crate::search::VariantSearch;
 use crate::search::{Reporter, SearchOptions, SearchResult, SearchShared, Searcher, Silent};
-use crate::skill::Skill;
+use crate::skill::{Skill, Variety};
 use rand::SeedableRng;
 use sapper_rules::game::{AnyGame, PositionError};
 use sapper_rules::moves::Move;
@@ -49,6 +49,8 @@ pub struct EngineOptions {
     pub analyse_mode: bool,
     /// `Use NNUE`: evaluate with the variant's network where it has one.
     pub use_nnue: bool,
+    /// `Opening Variety`: vary full-strength play among near-equal opening moves.
+    pub variety: Variety,
 }
 
 impl EngineOptions {
@@ -103,6 +105,7 @@ impl Default for EngineOptions {
             elo: crate::skill::ELO_MAX,
             analyse_mode: false,
             use_nnue: true,
+            variety: Variety::default(),
         }
     }
 }
@@ -395,6 +398,11 @@ impl Engine {
         self.options.use_nnue = on;
     }
 
+    /// Sets `Opening Variety`.
+    pub fn set_variety(&mut self, on: bool) {
+        self.options.variety = Variety { enabled: on };
+    }
+
     /// Sets `UCI_AnalyseMode`.
     pub fn set_analyse_mode(&mut self, on: bool) {
         self.options.analyse_mode = on;
@@ -481,6 +489,24 @@ impl Engine {
         Ok(warnings)
     }
 
+    /// Replaces the current game by `game` (a position `set_position` cannot
+    /// describe, such as one after a null move: `sapper_engine::analyze::pass_move`).
+    ///
+    /// # Errors
+    /// A message when `game` is not of the selected variant; the game stays.
+    pub fn set_game(&mut self, game: AnyGame) -> Result<(), String> {
+        if game.variant() != self.variant {
+            return Err(format!(
+                "the game is {}, the engine plays {}",
+                game.variant(),
+                self.variant
+            ));
+        }
+        self.stop();
+        self.game = game;
+        Ok(())
+    }
+
     /// Starts searching the current position on its own thread. The listener gets
     /// the progress and, at the end, the result.
     ///
@@ -515,12 +541,22 @@ impl Engine {
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         let knowledge = self.options.mine_knowledge;
         let skill = self.options.skill();
+        // Opening variety: never in analysis, nor where the caller restricts or
+        // aims the search.
+        let variety = self.options.variety;
+        let vary = variety.applies(skill, game.position.fullmove_number())
+            && !self.options.analyse_mode
+            && !limits.infinite
+            && !limits.ponder
+            && limits.mate.is_none()
+            && searchmoves.is_empty();
+        let variety_lines = if vary { crate::skill::VARIETY_LINES } else { 1 };
         let mut limits = limits;
         if let Some(budget) = skill.node_limit() {
             limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
         }
         let options = SearchOptions {
-            multipv: self.options.multipv.max(skill.multipv()),
+            multipv: self.options.multipv.max(skill.multipv()).max(variety_lines),
             analysis: self.options.analyse_mode,
             move_overhead: self.options.move_overhead,
             searchmoves,
@@ -536,7 +572,7 @@ impl Engine {
         let searchers = Arc::clone(&self.searchers);
         let thread_shared = Arc::clone(&shared);
         let threads = self.options.threads;
-        // Weaker levels vary their choices from game to game.
+        // Weaker levels (and opening variety) vary their choices from game to game.
         self.searches = self.searches.wrapping_add(1);
         let salt = self.salt ^ self.searches;
         self.start(shared, move || {
@@ -600,6 +636,14 @@ impl Engine {
                 let seed = game.position.key() ^ salt;
                 let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
                 if let Some(m) = skill.pick(&result.lines, &mut rng) {
+                    if m != result.best {
+                        result.best = m;
+                        result.ponder = Move::NONE;
+                    }
+                }
+            } else if vary {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(game.position.key() ^ salt);
+                if let Some(m) = variety.pick(&result.lines, &mut rng) {
                     if m != result.best {
                         result.best = m;
                         result.ponder = Move::NONE;
@@ -712,6 +756,51 @@ mod tests {
     use super::*;
     use sapper_rules::position::Position;
     use sapper_rules::variant::Chess;
+
+    /// Hands the result to the test.
+    struct Done(std::sync::mpsc::Sender<SearchResult>);
+    impl Reporter for Done {}
+    impl SearchListener for Done {
+        fn done(&mut self, result: &SearchResult) {
+            let _ = self.0.send(result.clone());
+        }
+    }
+
+    /// The moves a depth-`depth` search plays from `fen` (start: `None`) for each
+    /// engine salt in `salts`, with `Opening Variety` on or off.
+    fn first_moves(variety: bool, fen: Option<&str>, depth: i32, salts: std::ops::Range<u64>) -> Vec<String> {
+        salts
+            .map(|salt| {
+                let mut engine = Engine::new();
+                engine.salt = salt;
+                engine.set_variety(variety);
+                engine.set_position(fen, &[]).unwrap();
+                let (tx, rx) = std::sync::mpsc::channel();
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                engine.go(limits, &[], Box::new(Done(tx))).unwrap();
+                rx.recv().unwrap().best.to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn opening_variety_varies_the_opening_and_nothing_else() {
+        let distinct = |moves: &[String]| moves.iter().collect::<std::collections::HashSet<_>>().len();
+        // Off (the default): the same move whatever the salt.
+        let off = first_moves(false, None, 7, 0..8);
+        assert_eq!(distinct(&off), 1, "{off:?}");
+        // On: several moves from the start position (the search is deterministic
+        // for a given salt, so this does not depend on luck).
+        let on = first_moves(true, None, 7, 0..8);
+        assert!(distinct(&on) >= 2, "{on:?}");
+        // After move 10 it no longer applies.
+        let late = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 11";
+        let late_moves = first_moves(true, Some(late), 6, 0..8);
+        assert_eq!(distinct(&late_moves), 1, "{late_moves:?}");
+    }
 
     #[test]
     fn a_panicking_search_still_yields_a_legal_move() {

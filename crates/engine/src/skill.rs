@@ -7,6 +7,12 @@
 //! rather than random blunders; the node budget limits how far they see. This follows
 //! Stockfish's idea (MultiPV plus a score-weighted random choice) with a simpler
 //! weighting.
+//!
+//! [`Variety`] (UCI `Opening Variety`, off by default) varies full-strength play in
+//! the opening: the engine searches [`VARIETY_LINES`] lines and picks among those
+//! within [`VARIETY_MARGIN`] of the best, with the same softmax at a temperature of
+//! [`VARIETY_TEMPERATURE`], so that games against it do not repeat while no move
+//! costs more than a few centipawns on average.
 
 use rand::Rng;
 use sapper_rules::moves::Move;
@@ -36,6 +42,72 @@ const LINES: usize = 4;
 
 /// The largest deficit a weakened move may have, centipawns.
 const MARGIN: i32 = 300;
+
+/// Opening variety applies up to this full move number (the first ten moves of
+/// each side, where games branch and engines' books usually end).
+pub const VARIETY_MOVES: u32 = 10;
+
+/// Lines searched for opening variety.
+pub const VARIETY_LINES: usize = 3;
+
+/// The largest deficit, centipawns, a varied move may have: about a tenth of a pawn
+/// either way is noise in an opening evaluation, a quarter of a pawn the edge of it.
+pub const VARIETY_MARGIN: i32 = 25;
+
+/// The softmax temperature of opening variety, centipawns: a move 10 cp worse is
+/// picked e^-1 = 0.37 times as often as the best, one 25 cp worse 0.08 times, so the
+/// expected cost of a varied move is a few centipawns (see the tests).
+pub const VARIETY_TEMPERATURE: f64 = 10.0;
+
+/// Opening variety (UCI `Opening Variety`): at full strength, a random choice among
+/// near-equal moves in the first [`VARIETY_MOVES`] moves. Weakened levels vary
+/// anyway ([`Skill::pick`], whose temperature is at least as high), so it is only
+/// applied at level 20. It never applies to analysis (`UCI_AnalyseMode`, `go
+/// infinite`, `go ponder`, `go mate`, `searchmoves`), to `bench`, nor to a position
+/// where a line scores a mate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Variety {
+    /// The option's value.
+    pub enabled: bool,
+}
+
+impl Variety {
+    /// Whether a search from a position with full move number `fullmove` by a
+    /// player of `skill` varies, the search being no analysis.
+    pub fn applies(&self, skill: Skill, fullmove: u32) -> bool {
+        self.enabled && !skill.is_limited() && fullmove <= VARIETY_MOVES
+    }
+
+    /// Picks a move among `lines` (root moves with scores, best first): the best
+    /// move or one within [`VARIETY_MARGIN`], weighted `exp((score - best) /
+    /// VARIETY_TEMPERATURE)`. A mate score anywhere among the lines keeps the best
+    /// move.
+    pub fn pick(&self, lines: &[(Move, i32)], rng: &mut impl Rng) -> Option<Move> {
+        let &(best_move, best) = lines.first()?;
+        if lines.iter().any(|&(_, s)| crate::search::score::is_mate(s)) {
+            return Some(best_move);
+        }
+        let weights: Vec<f64> = lines
+            .iter()
+            .map(|&(_, s)| {
+                if best - s > VARIETY_MARGIN {
+                    0.0
+                } else {
+                    ((s - best) as f64 / VARIETY_TEMPERATURE).exp()
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = rng.gen::<f64>() * total;
+        for (&(m, _), w) in lines.iter().zip(&weights) {
+            if x < *w {
+                return Some(m);
+            }
+            x -= w;
+        }
+        Some(best_move)
+    }
+}
 
 /// A playing level from 0 (weakest) to [`MAX_LEVEL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +225,51 @@ mod tests {
             picked_close += usize::from(m == close);
         }
         assert!(picked_close > 100, "{picked_close}");
+    }
+
+    #[test]
+    fn variety_picks_only_near_equal_moves_and_costs_little() {
+        let best = Move::normal(Square(12), Square(28));
+        let near = Move::normal(Square(11), Square(27));
+        let edge = Move::normal(Square(6), Square(21));
+        let worse = Move::normal(Square(1), Square(18));
+        let lines = [
+            (best, 30),
+            (near, 25),
+            (edge, 30 - VARIETY_MARGIN),
+            (worse, 30 - VARIETY_MARGIN - 1),
+        ];
+        let variety = Variety { enabled: true };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut counts = [0usize; 4];
+        let mut cost = 0;
+        for _ in 0..10_000 {
+            let m = variety.pick(&lines, &mut rng).unwrap();
+            let i = lines.iter().position(|&(l, _)| l == m).unwrap();
+            counts[i] += 1;
+            cost += 30 - lines[i].1;
+        }
+        assert_eq!(counts[3], 0, "{counts:?}");
+        assert!(counts[1] > 2_000 && counts[2] > 100, "{counts:?}");
+        assert!(counts[0] > counts[1] && counts[1] > counts[2], "{counts:?}");
+        // The expected cost of the choice: a few centipawns.
+        assert!(cost < 10_000 * 5, "{cost}");
+        // A mate among the lines: the best move, always.
+        let mate = [
+            (best, crate::search::score::MATE - 3),
+            (near, crate::search::score::MATE - 5),
+        ];
+        assert!((0..100).all(|_| variety.pick(&mate, &mut rng) == Some(best)));
+    }
+
+    #[test]
+    fn variety_applies_at_full_strength_in_the_opening_when_enabled() {
+        let on = Variety { enabled: true };
+        assert!(on.applies(Skill::new(20), 1));
+        assert!(on.applies(Skill::new(20), VARIETY_MOVES));
+        assert!(!on.applies(Skill::new(20), VARIETY_MOVES + 1));
+        assert!(!on.applies(Skill::new(19), 1));
+        assert!(!Variety::default().applies(Skill::new(20), 1));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `sapper review` through the real binary: the table, the annotated PGN and the
-//! graph written, the limits, and the refusals (a bad move, minesweeper).
+//! graph written, the limits, the refusals (a bad move, a minesweeper game without
+//! its layout) and a minesweeper game's review.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -87,7 +88,7 @@ fn a_node_limit_replaces_the_depth_and_both_are_refused() {
 }
 
 #[test]
-fn an_illegal_move_is_named_and_minesweeper_is_not_reviewed_yet() {
+fn an_illegal_move_is_named_and_minesweeper_needs_its_layout() {
     let run = review("1. e4 e5 2. Ke3 *", "bad.pgn", &["--depth", "2"]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success());
@@ -99,10 +100,18 @@ fn an_illegal_move_is_named_and_minesweeper_is_not_reviewed_yet() {
     );
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success());
-    assert!(
-        stderr.contains("minesweeper games is not supported yet"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("full-information form"), "{stderr}");
+}
+
+#[test]
+fn a_minesweeper_game_with_its_layout_is_reviewed_by_what_was_public() {
+    // Mines on e4, a6, b7 and h7: 1. e4 steps on one (a 1 in 8 gamble, no mark).
+    let pgn = "[Variant \"Minesweeper\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ?M?????M/M???????/????????/????M??? 4\"]\n\n1. e4 Nc8 2. Nf3 Nf8 *";
+    let run = review(pgn, "mines-full.pgn", &["--nodes", "5000"]);
+    let out = succeeded(&run);
+    assert!(out.contains("Variant: minesweeper"), "{out}");
+    assert!(out.contains("mine 12%: hit"), "{out}");
+    assert!(out.contains("Mines at the start: b7, h7, a6, e4"), "{out}");
 }
 
 /// `run`'s standard output, after asserting that it succeeded (its standard error

@@ -6,9 +6,11 @@
 //! - `sapper_buffer(len)` returns a pointer to `len` writable bytes in the module's
 //!   memory; the caller copies a UTF-8 request there.
 //! - `sapper_uci(len)` runs those bytes as one UCI command line, through the same
-//!   [`sapper_engine::uci::Uci`] front end as the native binary. Each output line goes out
-//!   through the import `sapper.emit(ptr, len)` as soon as it is written (so `info`
-//!   lines arrive while a search runs). Returns 0 after `quit`, else 1.
+//!   [`sapper_engine::uci::Uci`] front end as the native binary, or as one of the
+//!   browser build's own commands ([`commands`]: `pass` for the threat, `review`).
+//!   Each output line goes out through the import `sapper.emit(ptr, len)` as soon as
+//!   it is written (so `info` lines arrive while a search runs). Returns 0 after
+//!   `quit`, else 1.
 //! - `sapper_rules(len)` answers a rules request ([`rules`]) and returns the length
 //!   of the answer, which `sapper_result()` points to.
 //!
@@ -16,6 +18,7 @@
 //! `sapper_engine::host`; `sapper.random(ptr, len)` fills bytes from
 //! `crypto.getRandomValues` (the seed of weakened play and of mine layouts).
 
+pub mod commands;
 pub mod rules;
 
 use sapper_engine::uci::{Output, Uci};
@@ -118,6 +121,9 @@ pub extern "C" fn sapper_uci(len: usize) -> i32 {
             let out: Output = Arc::new(Mutex::new(LineSink::default()));
             Uci::new(out)
         });
+        if commands::handle(uci, &line, &mut |l| send_line(l.as_bytes())) {
+            return 1;
+        }
         i32::from(uci.handle_line(&line))
     })
 }

@@ -11,25 +11,38 @@
 //!   see: the FEN to send the engine), `turn` (`w` or `b`), `legal` (the legal moves,
 //!   UCI), `san` (the last move in SAN, if any), one `event` line per thing the last
 //!   move did besides moving (an explosion, a mine hit, mines discovered), and
-//!   `result` (`*`, or `1-0`, `0-1`, `1/2-1/2` followed by the reason).
+//!   `result` (`*`, or `1-0`, `0-1`, `1/2-1/2` followed by the reason); in
+//!   minesweeper also `probabilities` (`a4=0.125000 b4=...`: the chance of a mine on
+//!   each fogged, unswept square, from the public information only, as `d` prints
+//!   them).
+//! - `pgn` followed by a PGN text (newlines allowed; its first game) answers
+//!   `variant` (the `UCI_Variant` name its `Variant` tag means), `fen` (its start
+//!   position: the `FEN` tag or the variant's start), `moves` (its main line in UCI
+//!   notation), `result` (the result token or tag, `*` without one) and one `tag
+//!   NAME VALUE` line per tag pair.
 //! - `layout` answers `fen` with the minesweeper start position with four mines
 //!   drawn at random over the fog zone (docs/rules.md rule 2), full information.
 //!
 //! A request that cannot be answered gets one line `error <why>`.
 
+use sapper_engine::display::VariantDisplay;
 use sapper_engine::play::move_events;
+use sapper_engine::review::pgn;
 use sapper_rules::game::{AnyGame, Game};
 use sapper_rules::notation::san;
 use sapper_rules::position::Position;
 use sapper_rules::types::Color;
 use sapper_rules::variant::minesweeper::{random_layout, Minesweeper};
-use sapper_rules::variant::{Outcome, Variant, VariantKind};
+use sapper_rules::variant::{Outcome, VariantKind};
 use sapper_rules::with_game;
 use std::fmt::Write;
 use std::str::FromStr;
 
 /// Answers one request line (see the module documentation).
 pub fn answer(request: &str) -> String {
+    if let Some(text) = request.trim_start().strip_prefix("pgn") {
+        return read_pgn(text).unwrap_or_else(|e| format!("error {}\n", e.replace('\n', " ")));
+    }
     let tokens: Vec<&str> = request.split_whitespace().collect();
     let reply = match tokens.as_slice() {
         ["layout"] => Ok(layout(&mut rand::thread_rng())),
@@ -65,8 +78,40 @@ fn state(variant: &str, rest: &[&str]) -> Result<String, String> {
     Ok(with_game!(&game, g, V => describe::<V>(g)))
 }
 
+/// The `pgn` answer for the PGN `text`.
+fn read_pgn(text: &str) -> Result<String, String> {
+    let game = pgn::read(text)?;
+    let kind = pgn::variant_of(game.tag("Variant"))?;
+    let fen = game.tag("FEN").filter(|f| !f.trim().is_empty());
+    let (mut any, _) = AnyGame::from_spec(kind, fen, &[]).map_err(|e| format!("FEN tag: {e}"))?;
+    let mut out = String::new();
+    let _ = writeln!(out, "variant {}", kind.name());
+    with_game!(&mut any, g, _V => {
+        let _ = writeln!(out, "fen {}", g.start.to_fen());
+        let mut uci = Vec::new();
+        for (i, text) in game.moves.iter().enumerate() {
+            let m = g
+                .play_typed(text)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            uci.push(m.to_string());
+        }
+        let _ = writeln!(out, "moves {}", uci.join(" "));
+        Ok::<(), String>(())
+    })?;
+    let result = game
+        .result
+        .clone()
+        .or_else(|| game.tag("Result").map(str::to_string))
+        .unwrap_or_else(|| "*".to_string());
+    let _ = writeln!(out, "result {result}");
+    for (name, value) in &game.tags {
+        let _ = writeln!(out, "tag {name} {}", value.replace('\n', " "));
+    }
+    Ok(out)
+}
+
 /// Writes the `state` lines for `game`.
-fn describe<V: Variant>(game: &Game<V>) -> String {
+fn describe<V: VariantDisplay>(game: &Game<V>) -> String {
     let pos = &game.position;
     let mut out = String::new();
     let _ = writeln!(out, "fen {}", pos.to_fen());
@@ -99,6 +144,13 @@ fn describe<V: Variant>(game: &Game<V>) -> String {
         }
     };
     let _ = writeln!(out, "result {result}");
+    if V::MINES {
+        // `d`'s line, from the public position: nothing hidden leaks through it.
+        let text = V::describe_state(&V::hide_private(pos));
+        if let Some(line) = text.lines().find_map(|l| l.strip_prefix("Mine probabilities:")) {
+            let _ = writeln!(out, "probabilities {}", line.trim());
+        }
+    }
     out
 }
 
@@ -147,6 +199,29 @@ mod tests {
         assert_eq!(fen.matches('M').count(), 4);
         let a = answer(&format!("state minesweeper {}", fen.trim()));
         assert_eq!(field(&a, "result"), ["*"]);
+    }
+
+    #[test]
+    fn minesweeper_states_carry_the_public_mine_probabilities() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/?????M??/???M??M?/?M?????? 4";
+        let a = answer(&format!("state minesweeper fen {start}"));
+        let probs = field(&a, "probabilities")[0];
+        let squares: Vec<&str> = probs.split(' ').collect();
+        assert_eq!(squares.len(), 32);
+        // Every fogged square is equally likely before anything is revealed: 4/32.
+        assert!(squares.iter().all(|s| s.ends_with("=0.125000")), "{probs}");
+        assert!(field(&answer("state chess startpos"), "probabilities").is_empty());
+    }
+
+    #[test]
+    fn pgn_gives_the_variant_start_and_moves() {
+        let a = answer("pgn [Event \"x\"]\n[Variant \"King of the Hill\"]\n\n1. e4 e5 2. Nf3 {hi} Nc6 1-0\n");
+        assert_eq!(field(&a, "variant"), ["kingofthehill"]);
+        assert_eq!(field(&a, "moves"), ["e2e4 e7e5 g1f3 b8c6"]);
+        assert_eq!(field(&a, "result"), ["1-0"]);
+        assert_eq!(field(&a, "tag"), ["Event x", "Variant King of the Hill"]);
+        assert!(field(&a, "fen")[0].starts_with("rnbqkbnr/pppppppp/"));
+        assert!(answer("pgn 1. e4 e5 2. Ke3 *").starts_with("error move 3 (Ke3)"));
     }
 
     #[test]

@@ -168,7 +168,7 @@ fn result_text(outcome: Outcome, reason: &str) -> String {
 }
 
 /// The limits in words: `3000 ms`, `depth 12`, `depth 8 or 5000 nodes`.
-pub(crate) fn limits_text(limits: &Limits) -> String {
+pub fn limits_text(limits: &Limits) -> String {
     let mut parts = Vec::new();
     if let Some(d) = limits.depth {
         parts.push(format!("depth {d}"));

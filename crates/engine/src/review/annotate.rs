@@ -96,6 +96,9 @@ pub fn annotated(pgn: &PgnGame, review: &Review) -> String {
                 text.push_str(&format!(" {} was best.", m.best_san));
             }
         }
+        if let Some(mine) = m.mine {
+            text.push_str(&format!(" {}.", super::table::mine_text(mine)));
+        }
         units.push(comment(&text));
         if m.advice.is_some() && m.best.is_some() && m.best != m.played && !m.pv_san.is_empty() {
             units.push("(".to_string());

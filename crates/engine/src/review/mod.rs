@@ -7,10 +7,18 @@
 //!
 //! The game comes from a PGN file ([`pgn`]); the results go out as a table
 //! ([`table`]), an annotated PGN ([`annotate`]) and an SVG evaluation graph
-//! ([`graph`]). Minesweeper is not reviewed yet: a move onto the fog is a gamble
-//! whose result (a mine or none) is known only after it, so the evaluation after
-//! the move holds luck that the one before could not; a fair review needs the
-//! played move's expectation (a second search per position), not done yet.
+//! ([`graph`]).
+//!
+//! Minesweeper games are judged by what was public when each move was played: a move
+//! onto the fog is a gamble whose result (a mine or none) is known only after it, so
+//! the position after it holds luck. There the move's score is its expectation over
+//! the consistent mine layouts (a second search of the position before, restricted to
+//! the move; the search weighs mines by their exact probabilities), not the score of
+//! the position that followed: a move onto a 10% square that hit a mine is judged as
+//! the gamble it was, one onto a discovered mine as the sure loss it is. Each move
+//! also records its landing square's mine chance and whether a mine was there
+//! ([`MoveReview::mine`]). The game must be given with its layout (a
+//! full-information FEN), so that its moves can be replayed.
 
 pub mod annotate;
 pub mod graph;
@@ -20,6 +28,7 @@ pub mod table;
 
 use crate::analyze::{analysis_options, search_position};
 use crate::eval::default_params;
+use crate::host::Instant;
 use crate::search::score::{mate_in, mated_in};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
@@ -34,13 +43,34 @@ use sapper_rules::types::Color;
 use sapper_rules::variant::{Outcome, Variant, VariantKind};
 use sapper_rules::{with_game, with_variant};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The depth each position is searched to when no limit is given: deep enough that a
 /// piece left hanging or a mate in one or two allowed is seen in every position (the
 /// reply and its consequences are well inside the horizon), shallow enough that a
 /// 40-move game takes seconds (docs/cli.md gives a timing).
 pub const DEFAULT_DEPTH: i32 = 12;
+
+/// The node limit of each search in a game with hidden mines when no limit is given:
+/// a chance search reaches far lower depths than the 8x8 variants' (minesweeper's
+/// depth 7 can take minutes), and each position may be searched twice.
+pub const DEFAULT_MINE_NODES: u64 = 50_000;
+
+/// The limit of each position's search when none is given: depth
+/// [`DEFAULT_DEPTH`], or [`DEFAULT_MINE_NODES`] nodes in a variant with mines.
+pub fn default_limits(kind: VariantKind) -> Limits {
+    if with_variant!(kind, V => V::MINES) {
+        Limits {
+            nodes: Some(DEFAULT_MINE_NODES),
+            ..Limits::default()
+        }
+    } else {
+        Limits {
+            depth: Some(DEFAULT_DEPTH),
+            ..Limits::default()
+        }
+    }
+}
 
 /// How each position is searched.
 #[derive(Clone, Debug)]
@@ -109,7 +139,8 @@ pub struct MoveReview {
     /// It in SAN.
     pub san: String,
     /// The mover's score before it (the position's search) and after it (minus the
-    /// next position's score), search units.
+    /// next position's score; with hidden mines, the move's expectation from the
+    /// position before, see the module documentation), search units.
     pub before: i32,
     /// See `before`.
     pub after: i32,
@@ -132,6 +163,9 @@ pub struct MoveReview {
     pub accuracy: f64,
     /// Its class, if marked ([`lichess::judge`]).
     pub advice: Option<Advice>,
+    /// With hidden mines, for a move landing where a mine could be: the public
+    /// chance of a mine there when it was played, and whether there was one.
+    pub mine: Option<(f64, bool)>,
 }
 
 impl MoveReview {
@@ -196,26 +230,22 @@ impl Review {
     }
 }
 
-/// Whether games of `kind` can be reviewed.
+/// Whether games of `kind` can be reviewed: every variant can (minesweeper's games
+/// given with their layout, see the module documentation).
 ///
 /// # Errors
-/// A message for a variant with hidden mines (minesweeper): not supported yet (see
-/// the module documentation).
-pub fn supported(kind: VariantKind) -> Result<(), String> {
-    if with_variant!(kind, V => V::MINES) {
-        return Err(format!(
-            "reviewing {} games is not supported yet: a move into the fog is judged by its result (a mine or none), which needs the move's expectation, not yet computed",
-            kind.name()
-        ));
-    }
+/// None today; kept for front ends that check before reading a game.
+pub fn supported(_kind: VariantKind) -> Result<(), String> {
     Ok(())
 }
 
 /// Reviews `game`: its moves from its start position. Each position is searched
 /// once; where the move played is the best move of its search, the position takes
 /// the next position's score (one ply back), the deeper look along the same line,
-/// so the engine's own choice is never marked. `progress(done, total)` is called
-/// before each position's search and once at the end (`done == total`).
+/// so the engine's own choice is never marked (not with hidden mines, see the module
+/// documentation). `progress(done, total)` is called before each position's search
+/// (with hidden mines, also before each move's expectation search: `total` counts
+/// both) and once at the end (`done == total`).
 ///
 /// # Errors
 /// A message for a variant that cannot be reviewed yet (minesweeper, see the module
@@ -242,10 +272,11 @@ fn review_game<V: EngineVariant>(
     let params = default_params(V::KIND);
     let options = analysis_options(1);
     let mut searcher = Searcher::<V>::new();
-    let total = game.moves.len() + 1;
+    let count = game.moves.len() + 1;
+    let total = if V::MINES { count + game.moves.len() } else { count };
     let mut replay = Game::new(game.start);
-    let mut positions = Vec::with_capacity(total);
-    for i in 0..total {
+    let mut positions = Vec::with_capacity(count);
+    for i in 0..count {
         progress(i, total);
         let ctx = SearchContext {
             shared: Arc::new(SearchShared::new(Arc::clone(&table))),
@@ -256,14 +287,36 @@ fn review_game<V: EngineVariant>(
             replay.play(m);
         }
     }
+    // With hidden mines, each move not the search's own gets its expectation: the
+    // position before searched with only that move (chance nodes weigh the mines).
+    let mut expected: Vec<Option<i32>> = vec![None; game.moves.len()];
+    if V::MINES {
+        let mut replay = Game::new(game.start);
+        for (i, &m) in game.moves.iter().enumerate() {
+            progress(count + i, total);
+            if positions[i].best.is_some() && positions[i].best != m {
+                let ctx = SearchContext {
+                    shared: Arc::new(SearchShared::new(Arc::clone(&table))),
+                    params: Arc::clone(&params),
+                };
+                let only = crate::search::SearchOptions {
+                    searchmoves: vec![m],
+                    ..options.clone()
+                };
+                expected[i] = Some(evaluate(&mut searcher, &replay, settings, &only, &ctx).score);
+            }
+            replay.play(m);
+        }
+    }
     progress(total, total);
     // Where the move played is the search's best move, the search after it looked
     // one move deeper along the same line: its score (one ply back) is the
     // position's, so a best move is never marked for what the search before it
     // could not see, and the evaluations still chain. From the end, so the deeper
     // score travels back along a run of best moves.
+    // Not with hidden mines: the next position holds the move's luck.
     for (i, &m) in game.moves.iter().enumerate().rev() {
-        if positions[i].best == m {
+        if !V::MINES && positions[i].best == m {
             positions[i].score = one_ply_back(positions[i + 1].score);
         }
     }
@@ -273,7 +326,13 @@ fn review_game<V: EngineVariant>(
     for (ply, &m) in game.moves.iter().enumerate() {
         let (here, next) = (&positions[ply], &positions[ply + 1]);
         let mover = pos.side_to_move();
-        let (before, after) = (here.score, -next.score);
+        let before = here.score;
+        let after = if V::MINES {
+            // The search's own move keeps its score; another its expectation.
+            expected[ply].unwrap_or(before)
+        } else {
+            -next.score
+        };
         moves.push(MoveReview {
             ply,
             fullmove: pos.fullmove_number(),
@@ -295,6 +354,7 @@ fn review_game<V: EngineVariant>(
             chances_drop: chances_drop(before, after),
             accuracy: move_accuracy(win_percent(before), win_percent(after)),
             advice: judge(before, after),
+            mine: if V::MINES { V::landing_mine(&pos, m) } else { None },
         });
         pos.play(m);
     }
@@ -508,10 +568,78 @@ mod tests {
         );
     }
 
+    /// A minesweeper game from the layout of `mines` (fog-zone indices: a4 = 0, h4 =
+    /// 7, a5 = 8, ... h7 = 31) and UCI `moves`, reviewed at `nodes` per search.
+    fn minesweeper_review(mines: &[u32], moves: &str, nodes: u64) -> Review {
+        use sapper_rules::variant::minesweeper::Minesweeper;
+        let layout = mines.iter().fold(0u32, |m, &i| m | 1 << i);
+        let mut game = Game::<Minesweeper>::new(Position::start_with_layout(layout));
+        for text in moves.split_whitespace() {
+            game.play_typed(text).unwrap();
+        }
+        let settings = ReviewSettings {
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            hash_mib: 16,
+        };
+        let mut calls = 0;
+        let review = review(&AnyGame::from(game), &settings, &mut |done, total| {
+            calls += 1;
+            assert!(done <= total);
+            // Positions and moves: both searches counted.
+            assert_eq!(total, 2 * moves.split_whitespace().count() + 1);
+        })
+        .unwrap();
+        assert_eq!(calls, 2 * review.moves.len() + 2);
+        review
+    }
+
     #[test]
-    fn minesweeper_is_not_reviewed_yet() {
-        let game = AnyGame::new(VariantKind::Minesweeper).unwrap();
-        let err = review(&game, &ReviewSettings::default(), &mut |_, _| {}).unwrap_err();
-        assert!(err.contains("not supported yet"), "{err}");
+    fn minesweeper_a_move_onto_a_discovered_mine_is_a_blunder() {
+        // e4 reveals the mine on e5; 3. Ne5 walks the knight onto it.
+        let review = minesweeper_review(&[12, 16, 25, 31], "e2e4 b10c8 g1f3 g10f8 f3e5", 20_000);
+        let ne5 = &review.moves[4];
+        assert_eq!(ne5.played.to_string(), "f3e5");
+        assert_eq!(ne5.mine, Some((1.0, true)), "{ne5:?}");
+        let advice = ne5.advice.expect("a knight onto a proven mine is marked");
+        assert_eq!(advice.judgement, Judgement::Blunder, "{ne5:?}");
+        // Moves off the fog zone carry no mine chance.
+        assert_eq!(review.moves[1].mine, None);
+        assert!(review.moves[..4]
+            .iter()
+            .all(|m| m.advice.map(|a| a.judgement) != Some(Judgement::Blunder)));
+    }
+
+    #[test]
+    fn minesweeper_a_square_the_numbers_prove_mined_is_a_blunder_too() {
+        // After d4 and Nf3, f4 shows 1 and e4, e5 show 0: only g5 is left for the
+        // mine, and 3. Ng5 loses the knight for sure.
+        let review = minesweeper_review(&[14, 16, 25, 31], "d2d4 b10c8 g1f3 g10f8 f3g5", 20_000);
+        let ng5 = &review.moves[4];
+        assert_eq!(ng5.mine, Some((1.0, true)), "{ng5:?}");
+        assert_eq!(
+            ng5.advice.map(|a| a.judgement),
+            Some(Judgement::Blunder),
+            "{ng5:?}"
+        );
+    }
+
+    #[test]
+    fn minesweeper_an_unlucky_step_into_the_fog_is_no_blunder() {
+        // 1. e4 lands on a fogged square that one layout in eight mines, and this
+        // layout does: the pawn is lost, but the gamble was no blunder.
+        let review = minesweeper_review(&[4, 16, 25, 31], "e2e4 b10c8", 20_000);
+        let e4 = &review.moves[0];
+        assert_eq!(e4.mine, Some((0.125, true)), "{e4:?}");
+        // Judged by its expectation (the search preferred another move), which is
+        // well above what the position after it turned out to be.
+        assert_ne!(e4.best, e4.played, "{e4:?}");
+        assert!(e4.after > e4.white_after + 40, "{e4:?}");
+        assert_eq!(e4.advice, None, "{e4:?}");
+        // The position after it shows the loss (the graph's luck), the judgement not.
+        assert!(e4.white_after < e4.white_before - 50, "{e4:?}");
+        assert!(e4.chances_drop < 0.1, "{e4:?}");
     }
 }

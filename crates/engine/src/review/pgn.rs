@@ -265,7 +265,15 @@ pub fn game_of(pgn: &PgnGame, variant: Option<VariantKind>) -> Result<(AnyGame, 
     super::supported(kind)?;
     let fen = pgn.tag("FEN").filter(|f| !f.trim().is_empty());
     let (mut game, warnings) = AnyGame::from_spec(kind, fen, &[]).map_err(|e| format!("FEN tag: {e}"))?;
-    with_game!(&mut game, g, _V => play_all(g, &pgn.moves))?;
+    with_game!(&mut game, g, _V => play_all(g, &pgn.moves)).map_err(|e| {
+        // A game with hidden mines replays only on its layout.
+        let full = fen.is_some_and(|f| f.split_whitespace().nth(6).is_some_and(|m| m.contains('M')));
+        if with_variant!(kind, V => V::MINES) && !full {
+            format!("{e}; a {} game is replayed on its mine layout: give the start as a FEN tag in the full-information form (M for each hidden mine)", kind.name())
+        } else {
+            e
+        }
+    })?;
     Ok((game, warnings))
 }
 
@@ -356,7 +364,11 @@ mod tests {
         assert_eq!(variant_of(Some("3check")), Ok(VariantKind::ThreeCheck));
         assert_eq!(variant_of(Some("Minesweeper")), Ok(VariantKind::Minesweeper));
         let pgn = read("[Variant \"Minesweeper\"]\n1. e3 e8 *").unwrap();
-        assert!(game_of(&pgn, None).unwrap_err().contains("not supported yet"));
+        let err = game_of(&pgn, None).unwrap_err();
+        assert!(
+            err.contains("move 1. e3") && err.contains("full-information form"),
+            "{err}"
+        );
         let err = variant_of(Some("Crazyhouse")).unwrap_err();
         assert!(
             err.contains("Crazyhouse") && err.contains("King of the Hill"),

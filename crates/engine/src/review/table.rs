@@ -34,12 +34,17 @@ pub fn report(review: &Review) -> String {
         let class = m.advice.map_or("", |a| a.judgement.name());
         let _ = writeln!(
             s,
-            "{number:>7}  {:<9} {:>7} {:>7}  {best:<9} {class:<11} {:>4.0}%",
+            "{number:>7}  {:<9} {:>7} {:>7}  {best:<9} {class:<11} {:>4.0}%{}",
             m.san,
             review.white_text(m.ply),
             review.white_text(m.ply + 1),
-            m.accuracy
+            m.accuracy,
+            m.mine
+                .map_or(String::new(), |mine| format!("  {}", mine_text(mine)))
         );
+    }
+    if let Some(mines) = start_mines(review) {
+        let _ = writeln!(s, "Mines at the start: {}", mines.join(", "));
     }
     for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
         let accuracy = review.accuracy[color.index()].map_or("-".to_string(), |a| format!("{a:.1}%"));
@@ -53,6 +58,30 @@ pub fn report(review: &Review) -> String {
         review.elapsed.as_secs_f64()
     );
     s
+}
+
+/// A move's mine gamble in words: `mine 12%: hit`, `mine 30%: none`.
+pub fn mine_text((chance, hit): (f64, bool)) -> String {
+    format!(
+        "mine {:.0}%: {}",
+        chance * 100.0,
+        if hit { "hit" } else { "none" }
+    )
+}
+
+/// The squares the game's start FEN mines (`M` or `*` in its minefield field), if
+/// the variant has mines and the FEN says where they are.
+pub fn start_mines(review: &Review) -> Option<Vec<String>> {
+    let field = review.start_fen.split_whitespace().nth(6)?;
+    let mut squares = Vec::new();
+    for (row, rank) in field.split('/').zip((4..=7).rev()) {
+        for (file, c) in row.chars().enumerate() {
+            if c == 'M' || c == '*' {
+                squares.push(format!("{}{rank}", (b'a' + file as u8) as char));
+            }
+        }
+    }
+    (!squares.is_empty()).then_some(squares)
 }
 
 /// `1 blunder`, `2 blunders`, `3 inaccuracies`.

@@ -76,6 +76,12 @@ impl Uci {
         &self.engine
     }
 
+    /// The engine behind the front end, for commands of an embedding front end
+    /// (the browser build's `pass`) that UCI has no word for.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
     /// Reads commands from `input` until `quit` or end of input.
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut bytes = Vec::new();

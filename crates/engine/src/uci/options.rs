@@ -298,6 +298,12 @@ const OPTIONS: &[Opt] = &[
         uci.show_wdl = on;
         Ok(None)
     }),
+    // Off by default: GUIs and match tools expect the same move from the same
+    // search (docs/uci.md); the play page turns it on.
+    Opt::check("Opening Variety", false, |uci, on| {
+        uci.engine.set_variety(on);
+        Ok(None)
+    }),
     Opt::check("UCI_AnalyseMode", false, |uci, on| {
         uci.engine.set_analyse_mode(on);
         Ok(None)

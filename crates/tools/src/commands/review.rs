@@ -29,17 +29,20 @@ fn review_file(args: &ReviewArgs) -> Result<(), String> {
     for w in warnings {
         eprintln!("warning: FEN tag: {w}");
     }
-    // Without a limit, the default depth; a time limit would make the review
-    // depend on the machine's load.
-    let depth = args
-        .depth
-        .or(args.nodes.is_none().then_some(review::DEFAULT_DEPTH));
-    let settings = ReviewSettings {
-        limits: Limits {
-            depth,
+    // Without a limit, the variant's default (a depth, or nodes where mines make
+    // the search a chance search); a time limit would make the review depend on
+    // the machine's load.
+    let limits = if args.depth.is_none() && args.nodes.is_none() {
+        review::default_limits(game.variant())
+    } else {
+        Limits {
+            depth: args.depth,
             nodes: args.nodes,
             ..Limits::default()
-        },
+        }
+    };
+    let settings = ReviewSettings {
+        limits,
         hash_mib: args.hash.max(1),
     };
     // A progress line on a terminal only ('\r' must not reach a pipe or a file).
