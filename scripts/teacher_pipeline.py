@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Positions from Sapper, scores from a stronger engine, weights fitted to them: the
+evaluation tuning pipeline, in shards, resumable.
+
+For each shard ``k`` (seed ``seed + k``) it runs
+
+1. ``sapper datagen`` (self-play at a low node count from random openings) into
+   ``DATA/shard-<seed>.bin``,
+2. ``scripts/label_stockfish.py`` (the teacher's score of every position at a fixed
+   depth) into ``DATA/shard-<seed>-<tag>.bin``,
+
+skipping a step whose output exists (each is written to ``.tmp`` and renamed when
+complete, so an interrupted run leaves no half file behind), and then
+
+3. ``sapper tune --lambda 0`` over every labelled shard (``--no-tune`` skips it).
+
+Run it again with more ``--shards`` to add data; a folder that survived a stopped
+run picks up where it stopped. ``--dry-run`` prints the commands.
+
+    python3 scripts/teacher_pipeline.py --variant atomic --shards 4 --games 6000 \\
+        --teacher /path/to/multi-variant-stockfish --tag mv8 --depth 8 \\
+        --init nets/atomic-00ef1902.eval --data data/atomic
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent
+
+
+def shard_paths(data: Path, seed: int, tag: str) -> tuple[Path, Path]:
+    """The positions file of shard ``seed`` and its labelled copy."""
+    return data / f"shard-{seed}.bin", data / f"shard-{seed}-{tag}.bin"
+
+
+def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
+    """The commands still to run, each with the file it completes (renamed from
+    ``.tmp`` once it succeeds; ``None`` for the tune, which writes its own file)."""
+    data = Path(args.data)
+    steps: list[tuple[Path | None, list[str]]] = []
+    labelled = []
+    for k in range(args.shards):
+        seed = args.seed + k
+        positions, labels = shard_paths(data, seed, args.tag)
+        labelled.append(labels)
+        if not labels.exists():
+            if not positions.exists():
+                steps.append(
+                    (
+                        positions,
+                        [args.sapper, "datagen", "-v", args.variant, "--games", str(args.games)]
+                        + ["--nodes", str(args.nodes), "--seed", str(seed), "--threads", str(args.threads)]
+                        + ["--out", f"{positions}.tmp"],
+                    )
+                )
+            cmd = [sys.executable, str(SCRIPTS / "label_stockfish.py"), "--engine", args.teacher]
+            cmd += ["--depth", str(args.depth), "--workers", str(args.threads)]
+            for option in [f"UCI_Variant={args.variant}"] + args.teacher_option:
+                cmd += ["--option", option]
+            cmd += ["--in", str(positions), "--out", f"{labels}.tmp"]
+            steps.append((labels, cmd))
+    if not args.no_tune:
+        cmd = [args.sapper, "tune", "-v", args.variant, "--lambda", "0", "--epochs", str(args.epochs)]
+        if args.init:
+            cmd += ["--init", args.init]
+        cmd += ["--out-dir", args.out_dir]
+        for labels in labelled:
+            cmd += ["--data", str(labels)]
+        steps.append((None, cmd))
+    return steps
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--variant", required=True)
+    ap.add_argument("--teacher", required=True, help="UCI engine that scores the positions")
+    ap.add_argument("--teacher-option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--tag", required=True, help="names the labelled files, e.g. mv8")
+    ap.add_argument("--depth", type=int, default=8, help="the teacher's search depth")
+    ap.add_argument("--shards", type=int, default=1)
+    ap.add_argument("--games", type=int, default=6000, help="self-play games per shard")
+    ap.add_argument("--nodes", type=int, default=1500, help="Sapper's nodes per move in self-play")
+    ap.add_argument("--seed", type=int, default=1, help="seed of shard 0 (shard k: seed + k)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--data", required=True, help="folder of the shards (git-ignored)")
+    ap.add_argument("--init", help="starting parameter file for the tune")
+    ap.add_argument("--epochs", type=int, default=1000)
+    ap.add_argument("--out-dir", default="nets")
+    ap.add_argument("--no-tune", action="store_true")
+    ap.add_argument("--sapper", default="target/release/sapper")
+    ap.add_argument("--dry-run", action="store_true")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+
+    Path(args.data).mkdir(parents=True, exist_ok=True)
+    for done, cmd in plan(args):
+        print("+", shlex.join(cmd), flush=True)
+        if args.dry_run:
+            continue
+        subprocess.run(cmd, check=True)
+        if done is not None:
+            os.replace(f"{done}.tmp", done)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

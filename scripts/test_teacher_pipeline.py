@@ -1,0 +1,76 @@
+"""Tests for teacher_pipeline.py: which commands a run still has to do, given the
+shards a folder already holds (run with ``python3 -m pytest scripts/``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import teacher_pipeline
+
+
+def args_for(tmp_path: Path, *extra: str):
+    argv = ["--variant", "atomic", "--teacher", "/bin/teacher", "--tag", "t8", "--shards", "3"]
+    argv += ["--seed", "10", "--data", str(tmp_path), "--threads", "2", *extra]
+    return teacher_pipeline.parser().parse_args(argv)
+
+
+def names(steps):
+    return [(done.name if done else None, cmd[1] if "label_stockfish.py" not in cmd[1] else "label") for done, cmd in steps]
+
+
+def test_a_fresh_folder_generates_labels_and_tunes_every_shard(tmp_path):
+    steps = teacher_pipeline.plan(args_for(tmp_path))
+    assert names(steps) == [
+        ("shard-10.bin", "datagen"),
+        ("shard-10-t8.bin", "label"),
+        ("shard-11.bin", "datagen"),
+        ("shard-11-t8.bin", "label"),
+        ("shard-12.bin", "datagen"),
+        ("shard-12-t8.bin", "label"),
+        (None, "tune"),
+    ]
+    datagen = steps[0][1]
+    assert datagen[datagen.index("--seed") + 1] == "10"
+    assert datagen[-1].endswith("shard-10.bin.tmp")
+    label = steps[1][1]
+    assert label[label.index("--engine") + 1] == "/bin/teacher"
+    assert "UCI_Variant=atomic" in label
+    tune = steps[-1][1]
+    assert tune[tune.index("--lambda") + 1] == "0"
+    assert [tune[i + 1] for i, a in enumerate(tune) if a == "--data"] == [
+        str(tmp_path / f"shard-{s}-t8.bin") for s in (10, 11, 12)
+    ]
+
+
+def test_a_surviving_folder_resumes_where_it_stopped(tmp_path):
+    # Shard 10 is labelled, shard 11 generated but not labelled, shard 12 untouched;
+    # a .tmp left by an interrupted step counts for nothing.
+    for name in ("shard-10.bin", "shard-10-t8.bin", "shard-11.bin", "shard-12.bin.tmp"):
+        (tmp_path / name).write_bytes(b"x")
+    steps = teacher_pipeline.plan(args_for(tmp_path, "--no-tune"))
+    assert names(steps) == [
+        ("shard-11-t8.bin", "label"),
+        ("shard-12.bin", "datagen"),
+        ("shard-12-t8.bin", "label"),
+    ]
+
+
+def test_a_completed_step_is_renamed_into_place(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_run(cmd, check):
+        calls.append(cmd)
+        out = cmd[cmd.index("--out") + 1]
+        Path(out).write_bytes(b"data")
+
+    monkeypatch.setattr(teacher_pipeline.subprocess, "run", fake_run)
+    argv = ["--variant", "kingofthehill", "--teacher", "/bin/t", "--tag", "t", "--shards", "1"]
+    argv += ["--data", str(tmp_path), "--no-tune"]
+    assert teacher_pipeline.main(argv) == 0
+    assert len(calls) == 2
+    assert (tmp_path / "shard-1.bin").read_bytes() == b"data"
+    assert (tmp_path / "shard-1-t.bin").exists()
+    assert not list(tmp_path.glob("*.tmp"))
