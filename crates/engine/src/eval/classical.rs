@@ -433,8 +433,10 @@ mod tests {
 
     #[test]
     fn other_variants_do_not_compute_these_terms() {
-        let fen = "4k3/8/8/n7/8/8/8/R3K3 w - - 0 1";
-        let (pos, _) = Position::<sapper_rules::variant::Atomic>::from_fen(fen).unwrap();
+        // Minesweeper is the one variant whose evaluation has no classical blocks.
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
+                   ????????/????????/????????/???????? 4";
+        let (pos, _) = Position::<sapper_rules::variant::Minesweeper>::from_fen(fen).unwrap();
         let c = coefficients(&pos);
         assert!(c.entries.iter().all(|e| (e.0 as usize) < idx::THREAT_BY_MINOR));
     }

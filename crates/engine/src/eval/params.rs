@@ -532,11 +532,12 @@ mod tests {
         assert!(!text.contains("three_check_mg") && !text.contains("atomic_threats_mg"));
         let mut atomic = EvalParams::zero(VariantKind::Atomic);
         assert!(atomic.to_text().contains("atomic_threats_mg"));
-        assert!(!atomic.to_text().contains("king_attack_mg"));
+        assert!(atomic.to_text().contains("king_attack_mg"), "atomic reads it too");
+        assert!(!atomic.to_text().contains("three_check_mg"));
         // A weight set there is written, so a file read back loses nothing.
-        atomic.weights[idx::KING_ATTACK + 3] = [0, -5];
+        atomic.weights[idx::THREE_CHECK + 1] = [0, -5];
         let text = atomic.to_text();
-        assert!(text.contains("king_attack_eg"));
+        assert!(text.contains("three_check_eg"));
         let back = EvalParams::parse(&text, VariantKind::Atomic).unwrap();
         assert_eq!(back.weights, atomic.weights);
     }
