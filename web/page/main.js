@@ -24,6 +24,7 @@ import { normalizeMove } from 'chessops/chess';
 import { SapperEngine } from '../src/engine.js';
 import { instantiate, parseAnswer } from '../src/core.js';
 import { reviewGraph, winningChances } from './review.js';
+import { levelLabel } from './levels.js';
 
 const $ = (id) => document.getElementById(id);
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -53,14 +54,22 @@ const page = {
 };
 window.sapperPage = page;
 
-for (let l = 0; l <= 20; l++) {
-  const o = document.createElement('option');
-  o.value = String(l);
-  o.textContent = l === 20 ? '20 (full strength)' : String(l);
-  $('level').append(o);
+/** The level select's options, each with its measured strength in `variant` (levels.js). */
+function fillLevels(variant) {
+  const chosen = $('level').value;
+  $('level').replaceChildren();
+  for (let l = 0; l <= 20; l++) {
+    const o = document.createElement('option');
+    o.value = String(l);
+    o.textContent = levelLabel(variant, l);
+    $('level').append(o);
+  }
+  if (chosen) $('level').value = chosen;
 }
-$('level').value = params.get('level') || '5';
 $('variant').value = params.get('variant') || 'chess';
+fillLevels($('variant').value);
+$('level').value = params.get('level') || '5';
+$('variant').addEventListener('change', () => fillLevels($('variant').value));
 $('color').value = params.get('color') || 'white';
 
 const cg = Chessground($('board'), {
@@ -1141,6 +1150,7 @@ function startWith(g) {
   $('advice').textContent = '';
   $('review-status').textContent = '';
   $('variant').value = g.variant;
+  fillLevels(g.variant);
   $('color').value = g.human;
   $('level').value = String(g.level);
   page.game = g;

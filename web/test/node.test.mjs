@@ -132,3 +132,22 @@ test('bench visits as many nodes as the native binary', { skip: !process.env.SAP
   const ours = e.run(`bench ${depth}`).at(-1);
   assert.equal(ours.split(' ')[0], native.split(' ')[0], `wasm "${ours}" vs native "${native}"`);
 });
+
+test("the play page's level strengths are docs/difficulty.md's ladder", async () => {
+  const { LADDER, levelLabel } = await import('../page/levels.js');
+  const doc = fs.readFileSync(new URL('../../docs/difficulty.md', import.meta.url), 'utf8');
+  // | level | nodes/move | chess step | chess Elo | atomic step | atomic Elo | ... |
+  const rows = doc
+    .split('\n')
+    .filter((l) => /^\| \d+ \|/.test(l))
+    .map((l) => l.slice(1, -1).split('|').map((c) => c.trim()))
+    .filter((cells) => cells.length === 10);
+  assert.equal(rows.length, 21, 'levels 0..20');
+  const column = { chess: 3, atomic: 5, kingofthehill: 7, minesweeper: 9 };
+  for (const [variant, c] of Object.entries(column)) {
+    assert.deepEqual(LADDER[variant], rows.map((r) => Number(r[c].split(' ')[0])), variant);
+  }
+  assert.equal(levelLabel('chess', 5), `5, about ${LADDER.chess[5]} Elo`);
+  assert.equal(levelLabel('atomic', 20), `20 (full strength), +${LADDER.atomic[20]} over level 0`);
+  assert.equal(levelLabel('3check', 7), '7', 'no ladder measured');
+});
