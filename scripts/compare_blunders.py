@@ -52,6 +52,8 @@ import chess.engine
 import chess.pgn
 import chess.variant
 
+from match import parse_option
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The variants compared (python-chess's ``uci_variant`` names).
@@ -323,13 +325,6 @@ def tables(games: list[GameResult], header: str) -> str:
                      f"{sap} | {both}/{either} | {percent(gs['same_class'], gs['moves'])} | "
                      f"{b}/{gs['blunder']['reference']}/{gs['blunder']['sapper']} |")
     return "\n".join(lines)
-
-
-def parse_option(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep or not name.strip():
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    return name.strip(), value.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
