@@ -64,13 +64,6 @@ fn atomic_danger(pos: &Position<Atomic>, info: &[SideInfo<Bb<Atomic>>; 2], us: C
     king::danger_with(pos, info, us, weak, safe, &ATOMIC_DANGER)
 }
 
-/// The blast of capturing on `t`: the captured piece and every piece but pawns
-/// next to it (kings included).
-#[inline(always)]
-fn blast_of(pos: &Position<Atomic>, t: sapper_rules::types::Square) -> Bb<Atomic> {
-    blast_ring(pos, t, pos.occupied()).with(t)
-}
-
 /// Atomic: king blast threats, the best blast, every winning blast, pieces next to
 /// the own king, and connected kings.
 #[inline]
@@ -110,29 +103,28 @@ fn atomic_terms<A: Accumulator>(pos: &Position<Atomic>, info: &[SideInfo<Bb<Atom
         // takes more pieces than it costs (the capturer included), counted by
         // pieces; a queen or king in the blast counts twice, our queen in it or a
         // target only our queen hits once costs one more.
+        // One pass over the targets, which also finds the best blast away from
+        // the defender's king (the king threats above count those).
+        let our_queen = info[c].by_role[Role::Queen.index()];
         let mut winning = 0;
+        let mut best = 0;
         for t in targets.squares() {
-            let blast = blast_of(pos, t);
+            let ring_t = blast_ring(pos, t, pos.occupied());
+            let blast = ring_t.with(t);
             let mut n =
                 (blast & pos.color(!color)).count() as i32 - (blast & pos.color(color)).count() as i32 - 1;
             if (blast & (pos.pieces(!color, Role::Queen) | pos.pieces(!color, Role::King))).any() {
                 n += 1;
             }
-            let our_queen = info[c].by_role[Role::Queen.index()];
             if (blast & pos.pieces(color, Role::Queen)).any() || (our_queen.has(t) && !info[c].twice.has(t)) {
                 n -= 1;
             }
             winning += n.max(0);
-        }
-        acc.add(idx::ATOMIC_MORE + other, s * winning);
-        // Enemy pieces next to our king: we cannot take them (the blast would take
-        // our king), and they shield their side's captures there.
-        let guests = (ring & pos.color(!color) & !kings).count() as i32;
-        acc.add(idx::ATOMIC_MORE + 2, s * guests);
 
-        let mut best = 0;
-        for t in (targets & !their_ring).squares() {
-            let blast = blast_ring(pos, t, pos.occupied()) & !kings;
+            if their_ring.has(t) {
+                continue;
+            }
+            let blast = ring_t & !kings;
             let mut gain = BLAST[pos.role_at(t).map_or(0, Role::index)];
             for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
                 let r = role.index();
@@ -143,6 +135,12 @@ fn atomic_terms<A: Accumulator>(pos: &Position<Atomic>, info: &[SideInfo<Bb<Atom
             gain -= BLAST[capturer];
             best = best.max(gain);
         }
+        acc.add(idx::ATOMIC_MORE + other, s * winning);
+        // Enemy pieces next to our king: we cannot take them (the blast would take
+        // our king), and they shield their side's captures there.
+        let guests = (ring & pos.color(!color) & !kings).count() as i32;
+        acc.add(idx::ATOMIC_MORE + 2, s * guests);
+
         if best > 0 {
             let bucket = (best / 100).min(7) as usize;
             acc.add(idx::ATOMIC_BLAST_GAIN + 8 * other + bucket, s);
