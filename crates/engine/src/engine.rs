@@ -109,22 +109,31 @@ impl Default for EngineOptions {
         }
     }
 }
-/// One searcher per variant, made when the variant is first searched and kept
-/// across searches so histories carry over.
+/// Each variant's searchers, made when the variant is first searched and kept
+/// across searches so that histories carry over: the main thread's and, with
+/// `Threads` above 1, the Lazy SMP helpers' (Stockfish keeps every thread's
+/// histories between moves too).
 #[derive(Default)]
 pub struct Searchers {
     slots: Vec<Box<dyn AnySearcher>>,
 }
 
-/// A searcher of some variant, as [`Searchers`] holds it.
+/// One variant's searchers: the main thread's, then one per helper thread.
+struct Pool<V: VariantSearch> {
+    main: Searcher<V>,
+    helpers: Vec<Searcher<V>>,
+}
+
+/// A variant's [`Pool`], as [`Searchers`] holds it.
 trait AnySearcher: Send {
     fn clear(&mut self);
     fn as_any(&mut self) -> &mut dyn std::any::Any;
 }
 
-impl<V: VariantSearch> AnySearcher for Searcher<V> {
+impl<V: VariantSearch> AnySearcher for Pool<V> {
     fn clear(&mut self) {
-        Searcher::clear(self);
+        self.main.clear();
+        self.helpers.iter_mut().for_each(Searcher::clear);
     }
 
     fn as_any(&mut self) -> &mut dyn std::any::Any {
@@ -133,17 +142,34 @@ impl<V: VariantSearch> AnySearcher for Searcher<V> {
 }
 
 impl Searchers {
-    /// The searcher of variant `V`, made on first use.
-    pub fn slot<V: VariantSearch>(&mut self) -> &mut Searcher<V> {
-        let found = self.slots.iter_mut().position(|s| s.as_any().is::<Searcher<V>>());
+    /// The searchers of variant `V`, made on first use.
+    fn pool<V: VariantSearch>(&mut self) -> &mut Pool<V> {
+        let found = self.slots.iter_mut().position(|s| s.as_any().is::<Pool<V>>());
         let i = found.unwrap_or_else(|| {
-            self.slots.push(Box::new(Searcher::<V>::new()));
+            self.slots.push(Box::new(Pool::<V> {
+                main: Searcher::new(),
+                helpers: Vec::new(),
+            }));
             self.slots.len() - 1
         });
-        match self.slots[i].as_any().downcast_mut::<Searcher<V>>() {
-            Some(searcher) => searcher,
-            None => unreachable!("slot {i} holds a Searcher<{}>", V::NAME),
+        match self.slots[i].as_any().downcast_mut::<Pool<V>>() {
+            Some(pool) => pool,
+            None => unreachable!("slot {i} holds the searchers of {}", V::NAME),
         }
+    }
+
+    /// The main searcher of variant `V`, made on first use.
+    pub fn slot<V: VariantSearch>(&mut self) -> &mut Searcher<V> {
+        &mut self.pool::<V>().main
+    }
+
+    /// The main searcher of variant `V` and `helpers` helper searchers: the ones
+    /// kept from earlier searches first, new ones made and surplus ones dropped.
+    pub fn threads<V: VariantSearch>(&mut self, helpers: usize) -> (&mut Searcher<V>, &mut [Searcher<V>]) {
+        let pool = self.pool::<V>();
+        pool.helpers.truncate(helpers);
+        pool.helpers.resize_with(helpers, Searcher::new);
+        (&mut pool.main, &mut pool.helpers)
     }
 
     fn clear(&mut self) {
@@ -580,7 +606,7 @@ impl Engine {
                 Ok(g) => g,
                 Err(poisoned) => poisoned.into_inner(),
             };
-            let searcher: &mut Searcher<V> = guard.slot::<V>();
+            let (searcher, helpers) = guard.threads::<V>(threads.saturating_sub(1));
             // Lazy SMP: helper threads search the same root and share only the
             // transposition table; the main thread decides when to stop and what to play.
             // A bug that panics in the search must not leave the GUI without a
@@ -593,7 +619,8 @@ impl Engine {
                         // Helpers stop when the main search ends (the guard drops before
                         // the scope joins them), also when it ends by a panic.
                         let _stop_helpers = StopOnDrop(&thread_shared.stop);
-                        for thread in 1..threads {
+                        for (i, helper) in helpers.iter_mut().enumerate() {
+                            let thread = i + 1;
                             let (game, limits) = (&game, &limits);
                             let ctx = SearchContext {
                                 shared: Arc::clone(&thread_shared),
@@ -605,7 +632,6 @@ impl Engine {
                                 ..options.clone()
                             };
                             scope.spawn(move || {
-                                let mut helper = Searcher::<V>::new();
                                 helper.search(
                                     &game.position,
                                     &game.keys,
@@ -800,6 +826,26 @@ mod tests {
         let late = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 11";
         let late_moves = first_moves(true, Some(late), 6, 0..8);
         assert_eq!(distinct(&late_moves), 1, "{late_moves:?}");
+    }
+
+    #[test]
+    fn helper_searchers_are_kept_between_searches() {
+        let mut searchers = Searchers::default();
+        let (_, helpers) = searchers.threads::<Chess>(3);
+        assert_eq!(helpers.len(), 3);
+        let first: Vec<*const Searcher<Chess>> = helpers.iter().map(|h| h as *const _).collect();
+        // The same number again: the same searchers, with what they learned.
+        let (_, helpers) = searchers.threads::<Chess>(3);
+        let again: Vec<*const Searcher<Chess>> = helpers.iter().map(|h| h as *const _).collect();
+        assert_eq!(first, again);
+        // Fewer threads keep the first ones; one thread has no helper.
+        let (_, helpers) = searchers.threads::<Chess>(2);
+        assert_eq!(helpers.len(), 2);
+        assert_eq!(helpers.as_ptr() as *const Searcher<Chess>, first[0]);
+        assert!(searchers.threads::<Chess>(0).1.is_empty());
+        // Another variant has its own.
+        assert_eq!(searchers.threads::<sapper_rules::variant::Atomic>(1).1.len(), 1);
+        assert_eq!(searchers.slots.len(), 2);
     }
 
     #[test]
