@@ -31,3 +31,10 @@ def test_every_position_reaches_the_depth_and_counts_nodes(capsys: pytest.Captur
 def test_a_search_reports_the_last_node_count() -> None:
     r = time_to_depth.search(str(ENGINE), "kingofthehill", "startpos", 3, 16)
     assert r.nodes > 0 and r.seconds > 0
+
+
+@pytest.mark.skipif(not ENGINE.exists(), reason="needs target/release/sapper")
+def test_two_threads_reach_the_depth_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert time_to_depth.main(["--depth", "5", "--variant", "chess", "--threads", "2", str(ENGINE)]) == 0
+    total = capsys.readouterr().out.splitlines()[-1]
+    assert "to depth 5" in total and total.endswith("2 thread(s)"), total

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Time to a fixed depth and nodes per second of UCI engines on the same positions.
 
-Each engine searches each position with ``go depth N`` (one thread, its own Hash
-setting, a fresh process per position so no table carries over) and the script prints
+Each engine searches each position with ``go depth N`` (one thread unless
+``--threads``, its own Hash setting, a fresh process per position so no table
+carries over) and the script prints
 the seconds and nodes per position and in all. Run it on a quiet machine, one engine
 at a time: the figures are wall-clock times.
 
@@ -42,9 +43,9 @@ class Result:
     nodes: int
 
 
-def search(engine: str, variant: str, position: str, depth: int, hash_mb: int) -> Result:
+def search(engine: str, variant: str, position: str, depth: int, hash_mb: int, threads: int = 1) -> Result:
     """Searches ``position`` (a UCI ``position`` argument) to ``depth`` in a fresh
-    process of ``engine``."""
+    process of ``engine`` with ``threads`` search threads (UCI ``Threads``)."""
     proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert proc.stdin is not None and proc.stdout is not None
 
@@ -65,6 +66,8 @@ def search(engine: str, variant: str, position: str, depth: int, hash_mb: int) -
     if variant != "chess":
         send(f"setoption name UCI_Variant value {variant}")
     send(f"setoption name Hash value {hash_mb}")
+    if threads != 1:
+        send(f"setoption name Threads value {threads}")
     send("isready")
     wait_for("readyok")
     send(f"position {position}")
@@ -88,17 +91,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--hash", type=int, default=64, help="Hash in MB (default: 64)")
     ap.add_argument("--variant", choices=sorted({v for v, _ in POSITIONS}))
+    ap.add_argument("--threads", type=int, default=1, help="UCI Threads (default: 1)")
     args = ap.parse_args(argv)
     positions = [(v, p) for v, p in POSITIONS if args.variant in (None, v)]
     for engine in args.engines:
         seconds = nodes = 0.0
         for variant, position in positions:
-            r = search(engine, variant, position, args.depth, args.hash)
+            r = search(engine, variant, position, args.depth, args.hash, args.threads)
             seconds += r.seconds
             nodes += r.nodes
             print(f"{engine} {variant} {position[:24]}: {r.seconds:.2f} s, {r.nodes} nodes", flush=True)
         nps = nodes / seconds if seconds > 0 else 0.0
-        print(f"{engine}: {seconds:.2f} s to depth {args.depth}, {int(nodes)} nodes, {nps:.0f} nps", flush=True)
+        print(
+            f"{engine}: {seconds:.2f} s to depth {args.depth}, {int(nodes)} nodes, {nps:.0f} nps,"
+            f" {args.threads} thread(s)",
+            flush=True,
+        )
     return 0
 
 
