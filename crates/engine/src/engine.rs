@@ -841,7 +841,7 @@ mod tests {
         // Fewer threads keep the first ones; one thread has no helper.
         let (_, helpers) = searchers.threads::<Chess>(2);
         assert_eq!(helpers.len(), 2);
-        assert_eq!(helpers.as_ptr() as *const Searcher<Chess>, first[0]);
+        assert_eq!(helpers.as_ptr(), first[0]);
         assert!(searchers.threads::<Chess>(0).1.is_empty());
         // Another variant has its own.
         assert_eq!(searchers.threads::<sapper_rules::variant::Atomic>(1).1.len(), 1);
