@@ -158,11 +158,6 @@ impl Searchers {
         }
     }
 
-    /// The main searcher of variant `V`, made on first use.
-    pub fn slot<V: VariantSearch>(&mut self) -> &mut Searcher<V> {
-        &mut self.pool::<V>().main
-    }
-
     /// The main searcher of variant `V` and `helpers` helper searchers: the ones
     /// kept from earlier searches first, new ones made and surplus ones dropped.
     pub fn threads<V: VariantSearch>(&mut self, helpers: usize) -> (&mut Searcher<V>, &mut [Searcher<V>]) {
