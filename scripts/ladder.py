@@ -37,14 +37,19 @@ def node_budget(level: int) -> str:
 
 
 def run_match(args: argparse.Namespace, variant: str, opts1: list[str], opts2: list[str],
-              engine2: str | None = None) -> dict:
-    """Plays one match; returns the summary JSON (Elo of engine 1)."""
+              engine2: str | None = None, names: tuple[str, str] | None = None) -> dict:
+    """Plays one match; returns the summary JSON (Elo of engine 1).
+
+    `names` name the two sides in the summary (minesweeper: its `mine_losses` are
+    keyed by them)."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         out = tmp.name
     if variant == "minesweeper":
         cmd = [args.engine, "referee", "--engine1", args.engine, "--engine2", engine2 or args.engine,
                "--games", str(args.games), "--concurrency", str(args.concurrency),
                "--nodes", str(args.nodes), "--seed", str(args.seed), "--json", out]
+        if names:
+            cmd += ["--name1", names[0], "--name2", names[1]]
         for o in opts1:
             cmd += ["--option1", o]
         for o in opts2:
@@ -101,12 +106,20 @@ def ladder(args: argparse.Namespace, variant: str, earlier: list[dict] | None) -
     first, last = args.levels
     rows = [{"level": 0, "nodes": node_budget(0), "step": None, "elo": 0.0, "error": 0.0}]
     total, total_var = 0.0, 0.0
+    # Minesweeper: pieces each level lost to mines, and its games, over both steps it
+    # played in (this run's games only).
+    mines = {level: [0, 0] for level in range(LEVELS + 1)}
     for level in range(1, LEVELS + 1):
         wdl = [0, 0, 0]
         if earlier and earlier[level].get("wdl"):
             wdl = list(earlier[level]["wdl"])
         if first <= level <= last:
-            summary = run_match(args, variant, [f"Skill Level={level}"], [f"Skill Level={level - 1}"])
+            names = (f"level {level}", f"level {level - 1}")
+            summary = run_match(args, variant, [f"Skill Level={level}"], [f"Skill Level={level - 1}"],
+                                names=names)
+            for lvl, name in zip((level, level - 1), names):
+                mines[lvl][0] += summary.get("mine_losses", {}).get(name, 0)
+                mines[lvl][1] += summary["games"]
             new = [summary["wins"], summary["draws"], summary["losses"]]
             wdl = [a + b for a, b in zip(wdl, new)]
             print(f"{variant} level {level} vs {level - 1}: W-D-L {'-'.join(map(str, new))} now, "
@@ -124,6 +137,10 @@ def ladder(args: argparse.Namespace, variant: str, earlier: list[dict] | None) -
         if total is not None:
             row.update(elo=total, error=1.96 * math.sqrt(total_var))
         rows.append(row)
+    if variant == "minesweeper":
+        for row in rows:
+            lost, games = mines[row["level"]]
+            row["mine_losses_per_game"] = lost / games if games else None
     return rows
 
 
@@ -168,14 +185,17 @@ def main() -> int:
         results[variant] = {"rows": rows, "anchors": anchors, "offset": offset, "scale": scale}
         label = "Stockfish UCI_Elo" if offset is not None else "Elo relative to level 0"
         print(f"\n### {variant} ({label})\n")
-        print("| level | nodes/move | step vs level below | W-D-L | Elo |")
-        print("|---|---|---|---|---|")
+        mined = any(r.get("mine_losses_per_game") is not None for r in rows)
+        print("| level | nodes/move | step vs level below | W-D-L | Elo |" + (" pieces lost to mines per game |" if mined else ""))
+        print("|---|---|---|---|---|" + ("---|" if mined else ""))
         for r in rows:
             step = "" if r["step"] is None else f"{r['step']:+.0f} +/- {r['step_error']:.0f}"
             games = "" if r.get("wdl") is None else "-".join(map(str, r["wdl"]))
             elo = "" if r["elo"] is None else \
                 f"{(offset or 0) + scale * r['elo']:.0f} +/- {scale * r['error']:.0f}"
-            print(f"| {r['level']} | {r['nodes']} | {step} | {games} | {elo} |")
+            lost = r.get("mine_losses_per_game")
+            extra = "" if not mined else (" |" if lost is None else f" {lost:.2f} |")
+            print(f"| {r['level']} | {r['nodes']} | {step} | {games} | {elo} |{extra}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0

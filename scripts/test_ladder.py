@@ -21,10 +21,16 @@ def fake_matches(monkeypatch: pytest.MonkeyPatch, record: tuple[int, int, int]) 
     """Every match returns `record`; returns the list of engine-1 options played."""
     played: list[list[str]] = []
 
-    def run_match(args, variant, opts1, opts2, engine2=None):  # noqa: ANN001
+    def run_match(args, variant, opts1, opts2, engine2=None, names=None):  # noqa: ANN001
         played.append(opts1)
         w, d, l = record
-        return {"wins": w, "draws": d, "losses": l}
+        summary = {"wins": w, "draws": d, "losses": l, "games": w + d + l}
+        if names:
+            # The higher level loses one piece to a mine a match, the lower level's
+            # losses count its level number.
+            level = int(opts1[0].split("=")[1])
+            summary["mine_losses"] = {names[0]: 1, names[1]: level - 1}
+        return summary
 
     monkeypatch.setattr(ladder, "run_match", run_match)
     return played
@@ -80,3 +86,16 @@ def test_chess_anchors_map_the_scale(monkeypatch: pytest.MonkeyPatch,
     # the scale stays 1 and the offset is the mean anchor, 1675.
     assert "chess (Stockfish UCI_Elo)" in out
     assert "| 20 | unlimited | +0 +/- " in out and "| 1675 +/- 0 |" in out
+
+
+def test_minesweeper_counts_mine_losses_per_level(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    fake_matches(monkeypatch, (4, 2, 4))
+    rows = ladder.ladder(argparse.Namespace(levels=[1, 20]), "minesweeper", None)
+    # Level 0 plays one match (10 games, no mine lost as level 0); level 5 plays step
+    # 5 (1 loss) and step 6 (5 losses); level 20 plays step 20 only (1 loss).
+    assert rows[0]["mine_losses_per_game"] == 0.0
+    assert rows[5]["mine_losses_per_game"] == pytest.approx(6 / 20)
+    assert rows[20]["mine_losses_per_game"] == pytest.approx(1 / 10)
+    rows = ladder.ladder(argparse.Namespace(levels=[1, 20]), "atomic", None)
+    assert "mine_losses_per_game" not in rows[5]

@@ -576,19 +576,20 @@ impl Engine {
         if let Some(budget) = skill.node_limit() {
             limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
         }
-        let options = SearchOptions {
-            multipv: self.options.multipv.max(skill.multipv()).max(variety_lines),
-            analysis: self.options.analyse_mode,
-            move_overhead: self.options.move_overhead,
-            searchmoves,
-            mine_chance: knowledge != MineKnowledge::Ignore,
-            thread: 0,
-        };
         let mut game = game;
         if knowledge != MineKnowledge::Full {
             // The engine never looks at undiscovered mines unless told to (issue #3).
             game.position = V::hide_private(&game.position);
         }
+        let options = SearchOptions {
+            multipv: self.options.multipv.max(skill.multipv()).max(variety_lines),
+            analysis: self.options.analyse_mode,
+            move_overhead: self.options.move_overhead,
+            searchmoves: skill.root_moves(&game.position, searchmoves),
+            mine_chance: knowledge != MineKnowledge::Ignore,
+            mine_naivety: skill.mine_naivety(),
+            thread: 0,
+        };
         let params = self.params();
         let searchers = Arc::clone(&self.searchers);
         let thread_shared = Arc::clone(&shared);

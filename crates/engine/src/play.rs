@@ -158,6 +158,8 @@ where
             };
             let options = SearchOptions {
                 multipv: skill.multipv(),
+                mine_naivety: skill.mine_naivety(),
+                searchmoves: skill.root_moves(&public, Vec::new()),
                 ..SearchOptions::default()
             };
             let result = searcher.search(&public, &game.keys, &limits, &options, &ctx, &mut Silent);

@@ -8,14 +8,20 @@
 //! Stockfish's idea (MultiPV plus a score-weighted random choice) with a simpler
 //! weighting.
 //!
+//! In minesweeper a weaker level also errs with the fog as a learner does
+//! ([`Skill::mine_naivety`], [`Skill::root_moves`]): it misjudges the risk of
+//! fogged squares, but never walks onto a mine in plain sight.
+//!
 //! [`Variety`] (UCI `Opening Variety`, off by default) varies full-strength play in
 //! the opening: the engine searches [`VARIETY_LINES`] lines and picks among those
 //! within [`VARIETY_MARGIN`] of the best, with the same softmax at a temperature of
 //! [`VARIETY_TEMPERATURE`], so that games against it do not repeat while no move
 //! costs more than a few centipawns on average.
 
+use crate::search::VariantSearch;
 use rand::Rng;
 use sapper_rules::moves::Move;
+use sapper_rules::position::Position;
 
 /// The strongest level: full search, best move.
 pub const MAX_LEVEL: u8 = 20;
@@ -152,6 +158,17 @@ impl Skill {
             .then(|| (50.0 * 1.5f64.powi(self.level as i32)).round() as u64)
     }
 
+    /// Minesweeper: how far a level's mine probabilities lean from the exact
+    /// posterior toward a learner's guess (the mines left spread evenly over the
+    /// fog; `search::belief::Belief::with_naivety`): 0 at level 20, 0.05 at level
+    /// 19, rising by 0.05 a level to 1 at level 0. A learner does not yet read what
+    /// the numbers say, so weaker levels step onto squares the numbers warn of (and
+    /// lose pieces to mines) more often, and distrust squares they prove safe, as
+    /// people learning the game do; a mine in plain sight is never taken for safe.
+    pub fn mine_naivety(&self) -> f32 {
+        f32::from(MAX_LEVEL - self.level) / f32::from(MAX_LEVEL)
+    }
+
     /// Principal variations to search.
     pub fn multipv(&self) -> usize {
         if self.is_limited() {
@@ -164,6 +181,35 @@ impl Skill {
     /// Softmax temperature in centipawns: 200 at level 0 down to 10 at level 19.
     fn temperature(&self) -> f64 {
         10.0 + 190.0 * (MAX_LEVEL - 1 - self.level.min(MAX_LEVEL - 1)) as f64 / (MAX_LEVEL - 1) as f64
+    }
+
+    /// The root moves a level searches, given the caller's `searchmoves` (empty
+    /// for all). Minesweeper: below level 20, a move that lands a piece on a mine in
+    /// plain sight (a discovered one, or one the search was told of with `Mine
+    /// Knowledge` full) is left out unless every move does: a learner walks into
+    /// mines it cannot see (`search::belief::Belief::with_naivety`), not onto one it
+    /// can. Without this, level 0 lost more than one pawn a game to pushes onto
+    /// discovered mines, which its 50-node search can rank first. Returns
+    /// `searchmoves` itself when nothing is left out.
+    pub fn root_moves<V: VariantSearch>(&self, pos: &Position<V>, searchmoves: Vec<Move>) -> Vec<Move> {
+        if !self.is_limited() || !V::MINES {
+            return searchmoves;
+        }
+        let candidates: Vec<Move> = if searchmoves.is_empty() {
+            pos.legal_moves().iter().copied().collect()
+        } else {
+            searchmoves.clone()
+        };
+        let kept: Vec<Move> = candidates
+            .iter()
+            .copied()
+            .filter(|&m| V::mine_probability(pos, m, None) < 1.0)
+            .collect();
+        if kept.is_empty() || kept.len() == candidates.len() {
+            searchmoves
+        } else {
+            kept
+        }
     }
 
     /// Picks a move from `lines` (root moves with scores, best first).
@@ -198,8 +244,45 @@ impl Skill {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mine_naivety_falls_from_the_learner_to_the_exact_belief() {
+        assert_eq!(Skill::new(0).mine_naivety(), 1.0);
+        assert_eq!(Skill::new(MAX_LEVEL).mine_naivety(), 0.0);
+        for level in 1..=MAX_LEVEL {
+            assert!(Skill::new(level).mine_naivety() < Skill::new(level - 1).mine_naivety());
+        }
+    }
     use rand::SeedableRng;
+    use sapper_rules::notation::parse_uci_move;
     use sapper_rules::types::Square;
+    use sapper_rules::variant::minesweeper::Minesweeper;
+    use sapper_rules::variant::Chess;
+
+    /// Below level 20 a move onto a discovered mine is not searched, unless every
+    /// move is one; level 20, and chess, keep every move.
+    #[test]
+    fn weak_levels_never_walk_onto_a_mine_in_plain_sight() {
+        // A discovered mine on e5 (fog row 5, `*`), in front of the pawn on e4.
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3 ????????/????????/????*???/???111?? 4";
+        let (pos, _) = Position::<Minesweeper>::from_fen(fen).unwrap();
+        let onto_mine = parse_uci_move(&pos, "e4e5").unwrap();
+        assert_eq!(Minesweeper::mine_probability(&pos, onto_mine, None), 1.0);
+        let all = pos.legal_moves().len();
+        let weak = Skill::new(0).root_moves(&pos, Vec::new());
+        assert_eq!(weak.len(), all - 1);
+        assert!(!weak.contains(&onto_mine));
+        assert!(Skill::new(MAX_LEVEL).root_moves(&pos, Vec::new()).is_empty());
+        let other = parse_uci_move(&pos, "g1f3").unwrap();
+        assert_eq!(
+            Skill::new(5).root_moves(&pos, vec![onto_mine, other]),
+            vec![other]
+        );
+        assert_eq!(Skill::new(5).root_moves(&pos, vec![onto_mine]), vec![onto_mine]);
+        assert!(Skill::new(0)
+            .root_moves(&Position::<Chess>::startpos(), Vec::new())
+            .is_empty());
+    }
 
     #[test]
     fn full_strength_always_plays_the_best_move() {

@@ -290,7 +290,11 @@ fn analyze<V: EngineVariant>(
     let ctx = SearchContext::new(request.hash_mib, default_params(V::KIND));
     let shared: &SearchShared = &ctx.shared;
     let skill = Skill::new(request.level);
-    let options = analysis_options(request.multipv.max(skill.multipv()));
+    let options = SearchOptions {
+        mine_naivety: skill.mine_naivety(),
+        searchmoves: skill.root_moves(root, Vec::new()),
+        ..analysis_options(request.multipv.max(skill.multipv()))
+    };
     let mut limits = request.limits.clone();
     if drawn_by_rule.is_some() && limits.depth.is_none() {
         // Every line scores 0: deeper iterations would only repeat the first (a bare

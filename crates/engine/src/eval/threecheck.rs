@@ -18,7 +18,7 @@ const DANGER_SCALE: [i32; 3] = [573, 581, 856];
 impl VariantEval for ThreeCheck {
     const EVAL_BLOCKS: &'static [&'static str] = classical::classical_blocks!("three_check");
 
-    /// Chess's terms, the king danger scaled by [`DANGER_SCALE`], and the checks each
+    /// Chess's terms, the king danger scaled by `DANGER_SCALE`, and the checks each
     /// side has given, by remaining checks (`three_check` block: index 0 with three
     /// left, 1 with two, 2 with one): the bonus grows as a side nears its third check,
     /// which the other side's evaluation feels as danger.

@@ -25,8 +25,8 @@ impl VariantSearch for Minesweeper {
     type Belief = Belief;
     const QUIET_CHECK_TEST: bool = false;
 
-    fn new_belief(root: &Position<Self>) -> Option<Self::Belief> {
-        (!root.state().full).then(|| Belief::new(root.state()))
+    fn new_belief(root: &Position<Self>, naivety: f32) -> Option<Self::Belief> {
+        (!root.state().full).then(|| Belief::new(root.state()).with_naivety(naivety))
     }
 
     fn mine_probability(pos: &Position<Self>, m: Move, belief: Option<&mut Self::Belief>) -> f32 {
@@ -68,6 +68,10 @@ const EMPTY_SLOT: Slot = Slot {
     probability: [0.0; ZONE_SIZE],
 };
 
+/// The share of a mine's risk the most naive learner (level 0) overlooks; see
+/// [`Belief::with_naivety`].
+pub const CARELESSNESS: f32 = 0.5;
+
 /// Slots of the cache (a power of two). A miss costs one pass over the root's
 /// frontier assignments.
 const SLOTS: usize = 1 << 12;
@@ -83,18 +87,50 @@ pub struct Belief {
     slots: Vec<Slot>,
     /// The slot of the last lookup: the moves of one node share their conditioning.
     last: usize,
+    /// How far the probabilities lean from the exact posterior to the learner's
+    /// guess, 0 (exact) to 1 (the guess alone); see [`Belief::with_naivety`].
+    naivety: f32,
+    /// The learner's guess for every unknown square at the root: undiscovered mines
+    /// over fogged, unswept, undiscovered squares.
+    uniform: f32,
 }
 
 impl Belief {
     /// The belief at a public root.
     pub fn new(root: &MineState) -> Belief {
-        let (leaves, free) = factored_layouts(&root.public_field());
+        let field = root.public_field();
+        let (leaves, free) = factored_layouts(&field);
+        let unknown = (field.unknown & !field.discovered).count_ones();
+        let undiscovered = u32::from(field.counter).saturating_sub(field.discovered.count_ones());
         Belief {
             leaves,
             free,
             slots: vec![EMPTY_SLOT; SLOTS],
             last: 0,
+            naivety: 0.0,
+            uniform: if unknown == 0 {
+                0.0
+            } else {
+                (undiscovered as f32 / unknown as f32).min(1.0)
+            },
         }
+    }
+
+    /// The belief of a learner (weaker `Skill Level`s, `skill::Skill::mine_naivety`).
+    /// A player learning the game makes two mistakes with the fog, and `naivety`
+    /// (clamped to 0..=1; 0 is the exact belief) sets both: they do not yet read
+    /// what the numbers say, so each unknown square's probability is moved from the
+    /// exact posterior toward `u`, the mines left spread evenly over the unknown
+    /// squares at the root, by the share `naivety`; and they take less care than
+    /// the risk deserves, so that probability is then scaled by
+    /// `1 - naivety * CARELESSNESS`. A mine is hit only where one can be, so the
+    /// learner's losses fall on risky squares in proportion to their risk, never on
+    /// a proven-safe square; what is in plain sight (a discovered mine, a square out
+    /// of the fog or swept) stays certain, as `mine_probability` decides those
+    /// before asking the belief.
+    pub fn with_naivety(mut self, naivety: f32) -> Belief {
+        self.naivety = naivety.clamp(0.0, 1.0);
+        self
     }
 
     /// Number of consistent layouts at the root.
@@ -114,7 +150,12 @@ impl Belief {
                 self.slots[self.last] = self.conditioned(key);
             }
         }
-        self.slots[self.last].probability[i]
+        let exact = self.slots[self.last].probability[i];
+        if self.naivety > 0.0 {
+            (exact + self.naivety * (self.uniform - exact)) * (1.0 - self.naivety * CARELESSNESS)
+        } else {
+            exact
+        }
     }
 
     /// The per-square mine probabilities among the root layouts that mine every
@@ -243,6 +284,41 @@ mod tests {
         let fen = "r1bqkbnr/pppppppp/2n5/8/8/8/8/2N5/PPPPPPPP/R1BQKBNR w KQkq - 4 3 ????????/????????/????????/?1?????? 4";
         check_estimate(fen, "c3b5");
         check_estimate(fen, "c3e4");
+    }
+
+    /// A learner's belief is the exact one moved toward the even spread of the mines
+    /// left and scaled down by its carelessness: squares next to a revealed 0
+    /// (proven safe) become risky, the others meet at the spread; naivety 0 changes
+    /// nothing.
+    #[test]
+    fn naive_belief_leans_toward_the_even_spread() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/????????/??1?????/?0?????? 4";
+        let (root, _) = Position::<Minesweeper>::from_fen(fen).unwrap();
+        let st = *root.state();
+        let unknown = st.fog & !st.swept & !st.known_empty() & !st.discovered;
+        let spread = 4.0 / unknown.count_ones() as f32;
+        let scale = |naivety: f32| 1.0 - naivety * CARELESSNESS;
+        let mut exact = Belief::new(&st);
+        let mut none = Belief::new(&st).with_naivety(0.0);
+        let mut half = Belief::new(&st).with_naivety(0.5);
+        let mut full = Belief::new(&st).with_naivety(7.0); // clamped to 1
+        let mut proven_safe = 0;
+        for i in (0..ZONE_SIZE).filter(|i| unknown & (1 << i) != 0) {
+            let p = exact.probability(&st, i);
+            if p == 0.0 {
+                proven_safe += 1;
+            }
+            assert_eq!(none.probability(&st, i), p);
+            assert!(
+                (half.probability(&st, i) - (p + spread) / 2.0 * scale(0.5)).abs() < 1e-6,
+                "{i}"
+            );
+            assert!(
+                (full.probability(&st, i) - spread * scale(1.0)).abs() < 1e-6,
+                "{i}"
+            );
+        }
+        assert!(proven_safe >= 3, "the revealed 0 proves its neighbours safe");
     }
 
     /// The factored count must equal a plain pass over the enumerated layouts,

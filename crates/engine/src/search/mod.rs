@@ -92,6 +92,9 @@ pub struct SearchOptions {
     /// Minesweeper: weigh moves onto possibly mined squares by their mine probability
     /// (chance nodes). Off, unknown squares count as safe.
     pub mine_chance: bool,
+    /// Minesweeper, weaker levels: how far the mine probabilities lean toward a
+    /// learner's guess, 0 (exact) to 1 (`skill::Skill::mine_naivety`).
+    pub mine_naivety: f32,
     /// 0 for the main thread; helper threads of Lazy SMP count from 1. Helpers report
     /// nothing, leave the clock to the main thread and stop when it stops.
     pub thread: usize,
@@ -106,6 +109,7 @@ impl Default for SearchOptions {
             move_overhead: 10,
             searchmoves: Vec::new(),
             mine_chance: true,
+            mine_naivety: 0.0,
             thread: 0,
             analysis: false,
         }
@@ -388,7 +392,7 @@ impl<V: VariantSearch> Searcher<V> {
         // The network may have changed since the last search.
         self.nnue.clear();
         self.belief = if options.mine_chance {
-            V::new_belief(root)
+            V::new_belief(root, options.mine_naivety)
         } else {
             None
         };

@@ -12,7 +12,7 @@ use sapper_rules::variant::{Chess, ThreeCheck};
 /// every one is called whatever the variant, so an override can never be skipped.
 /// A variant the search plays has an evaluation, hence the supertrait.
 pub trait VariantSearch: VariantEval {
-    /// Whether [`may_give_check`](super::check_test::may_give_check) may tell that a
+    /// Whether `search::check_test::may_give_check` may tell that a
     /// quiet move gives no check without playing it: a move it clears neither
     /// checks nor threatens a win here. Minesweeper: no (a mine's blast changes
     /// the board in ways the test does not follow).
@@ -23,8 +23,9 @@ pub trait VariantSearch: VariantEval {
     type Belief: Send;
 
     /// The search's knowledge of hidden information at a root (minesweeper: the
-    /// consistent mine layouts); `None` when nothing is hidden.
-    fn new_belief(_root: &Position<Self>) -> Option<Self::Belief> {
+    /// consistent mine layouts); `None` when nothing is hidden. `naivety` (0 to 1)
+    /// blends it toward a learner's guess (`Belief::with_naivety`); 0 is exact.
+    fn new_belief(_root: &Position<Self>, _naivety: f32) -> Option<Self::Belief> {
         None
     }
 

@@ -72,6 +72,9 @@ pub(super) struct Summary {
     mine_losses: BTreeMap<String, u32>,
     /// Per engine name: games in which it lost a piece to a mine.
     mine_loss_games: BTreeMap<String, u32>,
+    /// Per engine name: pieces destroyed on a mine discovered before the move (in
+    /// plain sight), among `mine_losses`.
+    mine_losses_in_sight: BTreeMap<String, u32>,
     sprt: Option<SprtState>,
     aborted: Option<String>,
 }
@@ -142,6 +145,9 @@ pub(super) fn summarize(
             .collect(),
         mine_loss_games: (0..2)
             .map(|i| (cfg.engines[i].name.clone(), t.mine_loss_games[i]))
+            .collect(),
+        mine_losses_in_sight: (0..2)
+            .map(|i| (cfg.engines[i].name.clone(), t.mine_losses_in_sight[i]))
             .collect(),
         sprt,
         aborted,
@@ -221,7 +227,12 @@ pub(super) fn print_summary(s: &Summary, t: &Tally) {
     let losses: Vec<String> = s
         .mine_losses
         .iter()
-        .map(|(name, n)| format!("{name} {n} in {} games", s.mine_loss_games[name]))
+        .map(|(name, n)| {
+            format!(
+                "{name} {n} in {} games ({} on a discovered mine)",
+                s.mine_loss_games[name], s.mine_losses_in_sight[name]
+            )
+        })
         .collect();
     println!("Pieces destroyed by mines: {}", losses.join(", "));
     if let Some(why) = &s.aborted {

@@ -30,6 +30,8 @@ pub(super) struct Tally {
     pub(super) mine_losses: [u32; 2],
     /// Per engine: games in which it lost a piece to a mine.
     pub(super) mine_loss_games: [u32; 2],
+    /// Per engine: pieces destroyed on a mine discovered before the move.
+    pub(super) mine_losses_in_sight: [u32; 2],
 }
 
 impl Tally {
@@ -51,6 +53,7 @@ impl Tally {
         for (idx, &lost) in report.mine_losses.iter().enumerate() {
             self.mine_losses[idx] += lost;
             self.mine_loss_games[idx] += u32::from(lost > 0);
+            self.mine_losses_in_sight[idx] += report.mine_losses_in_sight[idx];
         }
         if let Some(idx) = report.forfeiter {
             *self.forfeits[idx].entry(r.termination).or_default() += 1;
@@ -104,6 +107,7 @@ mod tests {
             },
             forfeiter: None,
             mine_losses: [game % 2, game / 2],
+            mine_losses_in_sight: [game % 2, 0],
         };
         let mut t = Tally::default();
         // Engine 1 wins with White, then wins with Black: WW.
@@ -117,5 +121,6 @@ mod tests {
         // Mine losses per engine: games 1-4 lost [1, 0], [0, 1], [1, 1], [0, 2].
         assert_eq!(t.mine_losses, [2, 4]);
         assert_eq!(t.mine_loss_games, [2, 3]);
+        assert_eq!(t.mine_losses_in_sight, [2, 0]);
     }
 }

@@ -16,7 +16,7 @@ use sapper_rules::moves::{Move, MoveKind};
 use sapper_rules::position::Position;
 use sapper_rules::types::Color;
 use sapper_rules::variant::minesweeper::public::{play_public, to_public};
-use sapper_rules::variant::minesweeper::{Minesweeper, ZONE_SIZE};
+use sapper_rules::variant::minesweeper::{zone_index, Minesweeper, ZONE_SIZE};
 use sapper_rules::zobrist::splitmix64;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::Sender;
@@ -45,6 +45,9 @@ pub(super) struct GameReport {
     pub(super) forfeiter: Option<usize>,
     /// Per engine (0 or 1): its pieces destroyed by mines in this game.
     pub(super) mine_losses: [u32; 2],
+    /// Per engine: of those, the pieces that landed on a mine already discovered
+    /// (in plain sight before the move).
+    pub(super) mine_losses_in_sight: [u32; 2],
 }
 
 /// Runs one worker on the calling thread: claims game indices from `next` and
@@ -265,6 +268,7 @@ impl Worker<'_> {
         let mut forfeiter = None;
         let mut detail = None;
         let mut mine_losses = [0; 2];
+        let mut mine_losses_in_sight = [0; 2];
         let (result, termination) = loop {
             if let Some(end) = adjudicate(&game, cfg.max_plies) {
                 break end;
@@ -286,6 +290,7 @@ impl Worker<'_> {
                     game.play(p.m);
                     if destroyed_by_mine(&before, p.m, &game.position) {
                         mine_losses[idx] += 1;
+                        mine_losses_in_sight[idx] += u32::from(onto_discovered_mine(&before, p.m));
                     }
                     line.push(p.m, &game.position);
                     times.push(p.elapsed_ms);
@@ -324,6 +329,7 @@ impl Worker<'_> {
             },
             forfeiter,
             mine_losses,
+            mine_losses_in_sight,
         })
     }
 
@@ -343,6 +349,11 @@ fn destroyed_by_mine(before: &Position<Minesweeper>, m: Move, after: &Position<M
     m.kind() != MoveKind::Sapper
         && after.state().counter() < before.state().counter()
         && after.piece_at(m.to()).is_none()
+}
+
+/// Whether `m` lands on a mine that was discovered before it (in plain sight).
+fn onto_discovered_mine(before: &Position<Minesweeper>, m: Move) -> bool {
+    zone_index(m.to()).is_some_and(|i| before.state().discovered & (1 << i) != 0)
 }
 
 /// The `position` command's arguments for an oracle (`--reveal1`): the
@@ -454,6 +465,23 @@ mod tests {
         after.play(sapper);
         assert_eq!(after.state().counter() + 1, pos.state().counter());
         assert!(!destroyed_by_mine(&pos, sapper, &after));
+    }
+
+    #[test]
+    fn a_landing_on_a_discovered_mine_is_told_from_one_in_the_fog() {
+        let pos = mined_start(&["a4", "c4", "e5", "h7"]);
+        let a2a4 = legal_move_from_uci(&pos, "a2a4").unwrap();
+        assert!(!onto_discovered_mine(&pos, a2a4), "a4's mine is still hidden");
+        // b2b4 reveals a4 (and c4) as discovered mines; a2a3 then a3a4 walks onto one.
+        let mut pos = pos;
+        for text in ["b2b4", "b10c8", "a2a3", "c8b10"] {
+            let m = legal_move_from_uci(&pos, text).unwrap();
+            pos.play(m);
+        }
+        let a3a4 = legal_move_from_uci(&pos, "a3a4").unwrap();
+        assert!(onto_discovered_mine(&pos, a3a4));
+        let b4b5 = legal_move_from_uci(&pos, "b4b5").unwrap();
+        assert!(!onto_discovered_mine(&pos, b4b5));
     }
 
     #[test]
