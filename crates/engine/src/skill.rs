@@ -244,6 +244,11 @@ impl Skill {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
+    use sapper_rules::notation::parse_uci_move;
+    use sapper_rules::types::Square;
+    use sapper_rules::variant::minesweeper::Minesweeper;
+    use sapper_rules::variant::Chess;
 
     #[test]
     fn mine_naivety_falls_from_the_learner_to_the_exact_belief() {
@@ -253,11 +258,6 @@ mod tests {
             assert!(Skill::new(level).mine_naivety() < Skill::new(level - 1).mine_naivety());
         }
     }
-    use rand::SeedableRng;
-    use sapper_rules::notation::parse_uci_move;
-    use sapper_rules::types::Square;
-    use sapper_rules::variant::minesweeper::Minesweeper;
-    use sapper_rules::variant::Chess;
 
     /// Below level 20 a move onto a discovered mine is not searched, unless every
     /// move is one; level 20, and chess, keep every move.
