@@ -5,12 +5,12 @@
 //! where they are linear; where it multiplies two counts (space), the product is the
 //! coefficient. The weights are fitted (`sapper tune`), not Stockfish's.
 //!
-//! Read by chess, king of the hill, three-check and atomic (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
+//! Read by chess, king of the hill, three-check, atomic and minesweeper (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
 //! other variants' files may leave the blocks out, and their evaluations never compute
 //! them.
 
 use crate::eval::params::idx;
-use crate::eval::{backward, fill_forward, forward, pawn_attacks, rear_span, Accumulator, SideInfo};
+use crate::eval::{backward, fill_forward, forward, pawn_attacks, rank8, rear_span, Accumulator, SideInfo};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::geometry::Geometry;
 use sapper_rules::position::{Bb, Position};
@@ -210,7 +210,7 @@ fn passed_pawns<V: Variant, A: Accumulator>(
     let occupied = pos.occupied();
     let unsafe_squares = them.all | pos.color(!color);
     for sq in passed.squares() {
-        let r = relative_rank::<V::G>(sq, color);
+        let r = rank8::<V::G>(sq, color);
         if !(3..7).contains(&r) {
             continue;
         }
@@ -247,7 +247,7 @@ fn pawn_shape<V: Variant, A: Accumulator>(
     let own = pos.pieces(color, Role::Pawn);
     let theirs = pos.pieces(!color, Role::Pawn);
     for sq in (own & (own.east() | own.west())).squares() {
-        acc.add(idx::PAWN_PHALANX + relative_rank::<V::G>(sq, color), s);
+        acc.add(idx::PAWN_PHALANX + rank8::<V::G>(sq, color), s);
     }
     // No own pawn beside or behind on a neighbouring file, and the stop square
     // attacked or blocked by an enemy pawn; isolated pawns are counted as isolated.
@@ -324,9 +324,11 @@ fn pieces<V: Variant, A: Accumulator>(
         if (file & pos.role(Role::Queen)).any() {
             acc.add(idx::PIECE_TERMS + piece::ROOK_ON_QUEEN_FILE, s);
         }
-        if relative_rank::<G<V>>(sq, color) == 6
-            && (their_king.is_some_and(|k| relative_rank::<G<V>>(k, color) == 7)
-                || (pos.pieces(!color, Role::Pawn) & rank_of(6)).any())
+        // The enemy's second rank (the seventh on an 8x8 board) and back rank.
+        let last = G::<V>::RANKS as usize - 1;
+        if relative_rank::<G<V>>(sq, color) == last - 1
+            && (their_king.is_some_and(|k| relative_rank::<G<V>>(k, color) == last)
+                || (pos.pieces(!color, Role::Pawn) & rank_of(last - 1)).any())
         {
             acc.add(idx::PIECE_TERMS + piece::ROOK_ON_SEVENTH, s);
         }
@@ -432,12 +434,24 @@ mod tests {
     }
 
     #[test]
-    fn other_variants_do_not_compute_these_terms() {
-        // Minesweeper is the one variant whose evaluation has no classical blocks.
-        let fen = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
+    fn the_ten_rank_board_keeps_by_rank_terms_in_their_blocks() {
+        use sapper_rules::variant::Minesweeper;
+        // Minesweeper's 8x10 board: White's g9-h9 phalanx stands on relative rank 8,
+        // the 8-rank block's 6 (both edges kept); the rook on a9 is on the enemy's
+        // second rank with the enemy king on its back rank.
+        let fen = "4k3/R5PP/8/8/8/8/8/8/8/4K3 w - - 0 1 \
                    ????????/????????/????????/???????? 4";
-        let (pos, _) = Position::<sapper_rules::variant::Minesweeper>::from_fen(fen).unwrap();
+        let (pos, _) = Position::<Minesweeper>::from_fen(fen).unwrap();
         let c = coefficients(&pos);
-        assert!(c.entries.iter().all(|e| (e.0 as usize) < idx::THREAT_BY_MINOR));
+        let coef = |index: usize| {
+            c.entries
+                .iter()
+                .find(|e| e.0 as usize == index)
+                .map_or(0, |e| e.1)
+        };
+        assert_eq!(coef(idx::PAWN_PHALANX + 6), 2);
+        assert_eq!(coef(idx::PIECE_TERMS + piece::ROOK_ON_SEVENTH), 1);
+        // Nothing spills into the next block: no backward pawn here.
+        assert_eq!(coef(idx::PAWN_BACKWARD), 0);
     }
 }

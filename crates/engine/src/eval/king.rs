@@ -6,7 +6,7 @@
 //! ([`idx::KING_ATTACK`], [`DANGER_STEP`] per bucket) so that the tuner fits the
 //! curve, and the linear king-zone term ([`idx::KING_DANGER`]) stays beside it.
 //!
-//! Read by chess, king of the hill, three-check and atomic (their `Variant::EVAL_BLOCKS`;
+//! Read by chess, king of the hill, three-check, atomic and minesweeper (their `Variant::EVAL_BLOCKS`;
 //! atomic with its own weak and safe squares, [`danger_with`]), chess's games
 //! against Fairy-Stockfish were lost to attacks on the castled king that this
 //! index sees and the zone count did not.

@@ -1,8 +1,10 @@
-//! Minesweeper chess's evaluation terms: pieces that must still cross the fog,
-//! times the public mine density.
+//! Minesweeper chess's evaluation terms: king danger ([`king`]) and the terms after
+//! Stockfish's classical evaluation ([`classical`]), as in chess (by-rank blocks see
+//! the 10-rank board squeezed onto 8 ranks), and pieces that must still cross the
+//! fog, times the public mine density.
 
 use crate::eval::params::idx;
-use crate::eval::{Accumulator, SideInfo, VariantEval};
+use crate::eval::{classical, king, Accumulator, SideInfo, VariantEval};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::geometry::{Board8x10, Geometry};
 use sapper_rules::position::{Bb, Position};
@@ -10,8 +12,12 @@ use sapper_rules::types::{Color, Role};
 use sapper_rules::variant::minesweeper::Minesweeper;
 
 impl VariantEval for Minesweeper {
+    const EVAL_BLOCKS: &'static [&'static str] = classical::BLOCKS;
+
     #[inline(always)]
-    fn eval_terms<A: Accumulator>(pos: &Position<Self>, _info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
+    fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
+        king::king_attack_terms(pos, info, acc);
+        classical::classical_terms(pos, info, acc);
         mine_terms(pos, acc);
     }
 }

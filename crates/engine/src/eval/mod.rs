@@ -12,7 +12,7 @@
 //! Terms: material and piece-square tables, bishop pair, tempo; pawn structure
 //! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
 //! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
-//! threats; chess and king of the hill: king danger from attackers, weak squares and
+//! threats; chess, king of the hill, three-check, atomic and minesweeper: king danger from attackers, weak squares and
 //! checks ([`king`]), threats by role, hanging pieces, passed pawns' king
 //! distances and paths, phalanxes, backward pawns, outposts, space ([`classical`]);
 //! atomic: king blast threats, the best blast's net value, pieces next to the own
@@ -352,20 +352,27 @@ pub fn trace<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> Trace {
     }
 }
 
-/// Index into a 64-entry table for `sq` seen from `color`'s side (ranks are mirrored
-/// for Black; a 10-rank board is squeezed onto 8 ranks, keeping the edges).
+/// `sq`'s rank seen from `color`'s side (0 = its back rank), as an index 0..8: a
+/// 10-rank board (minesweeper) is squeezed onto 8 ranks, keeping the edges, so that
+/// 8-entry by-rank blocks and 64-entry tables serve it too.
 #[inline(always)]
-fn table_index<G: Geometry>(sq: Square, color: Color) -> usize {
+pub(crate) fn rank8<G: Geometry>(sq: Square, color: Color) -> usize {
     let rank = match color {
         Color::White => sq.rank(),
         Color::Black => G::RANKS - 1 - sq.rank(),
-    };
-    let rank8 = if G::RANKS == 8 {
+    } as usize;
+    if G::RANKS == 8 {
         rank
     } else {
-        ((rank as u32 * 7 + (G::RANKS as u32 - 1) / 2) / (G::RANKS as u32 - 1)) as u8
-    };
-    (rank8 * 8 + sq.file()) as usize
+        (rank * 7 + (G::RANKS as usize - 1) / 2) / (G::RANKS as usize - 1)
+    }
+}
+
+/// Index into a 64-entry table for `sq` seen from `color`'s side (ranks are mirrored
+/// for Black; a 10-rank board is squeezed onto 8 ranks: [`rank8`]).
+#[inline(always)]
+fn table_index<G: Geometry>(sq: Square, color: Color) -> usize {
+    rank8::<G>(sq, color) * 8 + sq.file() as usize
 }
 
 /// `b` shifted one rank toward `color`'s promotion rank.

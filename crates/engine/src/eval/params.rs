@@ -148,11 +148,11 @@ schema! {
     // after Fairy-Stockfish's atomic explosion-threat term (evaluate.cpp, 2023), whose
     // bonus is quadratic in the same ratio (optional in other variants' files: `Atomic::EVAL_BLOCKS`).
     ATOMIC_THREATS "atomic_threats" 12 false;
-    // Chess, king of the hill, three-check and atomic: king danger from the attack on the king (attackers,
+    // Chess, king of the hill, three-check, atomic and minesweeper: king danger from the attack on the king (attackers,
     // weak squares, safe and unsafe checks; `eval::king`), in buckets of
     // `eval::king::DANGER_STEP` (optional in other variants' files).
     KING_ATTACK "king_attack" 16 false;
-    // Chess, king of the hill, three-check and atomic (`eval::classical`, optional in other variants'
+    // Chess, king of the hill, three-check, atomic and minesweeper (`eval::classical`, optional in other variants'
     // files), after Stockfish's classical evaluation. Weak or strongly protected non-pawn enemy pieces attacked
     // by a knight or bishop, by victim role pawn..king.
     THREAT_BY_MINOR "threat_by_minor" 6 false;
