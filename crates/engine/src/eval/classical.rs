@@ -10,7 +10,9 @@
 //! them.
 
 use crate::eval::params::idx;
-use crate::eval::{backward, fill_forward, forward, pawn_attacks, rank8, rear_span, Accumulator, SideInfo};
+use crate::eval::{
+    backward, fill_forward, forward, pawn_attacks, rank8, rear_span, relative_rank, Accumulator, SideInfo,
+};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::geometry::Geometry;
 use sapper_rules::position::{Bb, Position};
@@ -88,15 +90,6 @@ pub mod piece {
     /// Space: safe squares of files c-f on ranks 2-4 (behind own pawns twice), times
     /// `(pieces - 3)^2 / 16` (Stockfish's weight, its blocked-pawn part left out).
     pub const SPACE: usize = 11;
-}
-
-/// A square's rank counted from `color`'s side (0 = its back rank).
-#[inline(always)]
-fn relative_rank<G: Geometry>(sq: Square, color: Color) -> usize {
-    match color {
-        Color::White => sq.rank() as usize,
-        Color::Black => (G::RANKS - 1 - sq.rank()) as usize,
-    }
 }
 
 /// Adds every term of this module for both sides to `acc` (White's point of view).
@@ -319,13 +312,13 @@ fn pieces<V: Variant, A: Accumulator>(
     let their_king = pos.king(!color);
     let our_king = pos.king(color);
     let area = !pos.color(color) & !them.pawn_attacks();
+    // The enemy's back rank and second rank (the eighth and seventh on 8x8).
+    let last = G::<V>::RANKS as usize - 1;
     for sq in pos.pieces(color, Role::Rook).squares() {
         let file = Bb::<V>::file(sq.file());
         if (file & pos.role(Role::Queen)).any() {
             acc.add(idx::PIECE_TERMS + piece::ROOK_ON_QUEEN_FILE, s);
         }
-        // The enemy's second rank (the seventh on an 8x8 board) and back rank.
-        let last = G::<V>::RANKS as usize - 1;
         if relative_rank::<G<V>>(sq, color) == last - 1
             && (their_king.is_some_and(|k| relative_rank::<G<V>>(k, color) == last)
                 || (pos.pieces(!color, Role::Pawn) & rank_of(last - 1)).any())
@@ -374,11 +367,17 @@ fn pieces<V: Variant, A: Accumulator>(
 mod tests {
     use super::*;
     use crate::eval::coefficients;
-    use sapper_rules::variant::Chess;
+    use crate::eval::VariantEval;
+    use sapper_rules::variant::{Chess, Minesweeper};
 
-    /// The coefficient of weight `index` in `fen` (White's point of view).
+    /// The coefficient of weight `index` in `fen` (White's point of view), chess.
     fn coef(fen: &str, index: usize) -> i32 {
-        let (pos, _) = Position::<Chess>::from_fen(fen).unwrap();
+        coef_in::<Chess>(fen, index)
+    }
+
+    /// The coefficient of weight `index` in `fen` of variant `V`.
+    fn coef_in<V: VariantEval>(fen: &str, index: usize) -> i32 {
+        let (pos, _) = Position::<V>::from_fen(fen).unwrap();
         let c = coefficients(&pos);
         c.entries
             .iter()
@@ -435,20 +434,12 @@ mod tests {
 
     #[test]
     fn the_ten_rank_board_keeps_by_rank_terms_in_their_blocks() {
-        use sapper_rules::variant::Minesweeper;
         // Minesweeper's 8x10 board: White's g9-h9 phalanx stands on relative rank 8,
         // the 8-rank block's 6 (both edges kept); the rook on a9 is on the enemy's
         // second rank with the enemy king on its back rank.
         let fen = "4k3/R5PP/8/8/8/8/8/8/8/4K3 w - - 0 1 \
                    ????????/????????/????????/???????? 4";
-        let (pos, _) = Position::<Minesweeper>::from_fen(fen).unwrap();
-        let c = coefficients(&pos);
-        let coef = |index: usize| {
-            c.entries
-                .iter()
-                .find(|e| e.0 as usize == index)
-                .map_or(0, |e| e.1)
-        };
+        let coef = |index: usize| coef_in::<Minesweeper>(fen, index);
         assert_eq!(coef(idx::PAWN_PHALANX + 6), 2);
         assert_eq!(coef(idx::PIECE_TERMS + piece::ROOK_ON_SEVENTH), 1);
         // Nothing spills into the next block: no backward pawn here.

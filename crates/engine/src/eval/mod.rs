@@ -12,9 +12,10 @@
 //! Terms: material and piece-square tables, bishop pair, tempo; pawn structure
 //! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
 //! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
-//! threats; chess, king of the hill, three-check, atomic and minesweeper: king danger from attackers, weak squares and
-//! checks ([`king`]), threats by role, hanging pieces, passed pawns' king
-//! distances and paths, phalanxes, backward pawns, outposts, space ([`classical`]);
+//! threats; chess, king of the hill, three-check, atomic and minesweeper: king
+//! danger from attackers, weak squares and checks ([`king`]), threats by role,
+//! hanging pieces, passed pawns' king distances and paths, phalanxes, backward
+//! pawns, outposts, space ([`classical`]);
 //! atomic: king blast threats, the best blast's net value, pieces next to the own
 //! king, connected kings; king of the hill: safe-path distance to the hill, the
 //! race, hill control and blockers; minesweeper: pieces that must cross the fog.
@@ -352,15 +353,21 @@ pub fn trace<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> Trace {
     }
 }
 
-/// `sq`'s rank seen from `color`'s side (0 = its back rank), as an index 0..8: a
-/// 10-rank board (minesweeper) is squeezed onto 8 ranks, keeping the edges, so that
-/// 8-entry by-rank blocks and 64-entry tables serve it too.
+/// `sq`'s rank counted from `color`'s side (0 = its back rank).
+#[inline(always)]
+pub(crate) fn relative_rank<G: Geometry>(sq: Square, color: Color) -> usize {
+    match color {
+        Color::White => sq.rank() as usize,
+        Color::Black => (G::RANKS - 1 - sq.rank()) as usize,
+    }
+}
+
+/// [`relative_rank`] as an index 0..8: a 10-rank board (minesweeper) is squeezed
+/// onto 8 ranks, keeping the edges, so that 8-entry by-rank blocks and 64-entry
+/// tables serve it too.
 #[inline(always)]
 pub(crate) fn rank8<G: Geometry>(sq: Square, color: Color) -> usize {
-    let rank = match color {
-        Color::White => sq.rank(),
-        Color::Black => G::RANKS - 1 - sq.rank(),
-    } as usize;
+    let rank = relative_rank::<G>(sq, color);
     if G::RANKS == 8 {
         rank
     } else {
