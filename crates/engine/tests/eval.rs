@@ -147,7 +147,7 @@ fn check_trace_reproduces<V: VariantEval>(seed: u64) {
                 .entries
                 .iter()
                 .map(|&(i, k)| {
-                    let [mg, eg] = params.weights[i as usize];
+                    let [mg, eg] = params.weights()[i as usize];
                     k as f64 * (mg as f64 * p + eg as f64 * (1.0 - p))
                 })
                 .sum();
@@ -203,11 +203,11 @@ fn params_round_trip_through_text() {
         // Comments change the hash but not the weights.
         let commented = p.to_text_with_comment("made by a test\nsecond line");
         let r = EvalParams::parse(&commented, v).unwrap();
-        assert_eq!(r.weights, p.weights);
+        assert_eq!(r.weights(), p.weights());
         assert_eq!(r.hash, content_hash(&commented));
         // The embedded files round trip too.
         let d = default_params(v);
-        assert_eq!(EvalParams::parse(&d.to_text(), v).unwrap().weights, d.weights);
+        assert_eq!(EvalParams::parse(&d.to_text(), v).unwrap().weights(), d.weights());
     }
 }
 
@@ -317,6 +317,6 @@ fn every_file_named_in_defaults_loads_with_its_hash() {
             continue;
         }
         let p = load_params_file(nets.join(file), variant).unwrap();
-        assert_eq!(p.weights, default_params(variant).weights);
+        assert_eq!(p.weights(), default_params(variant).weights());
     }
 }

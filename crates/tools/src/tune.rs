@@ -291,7 +291,7 @@ pub fn run(s: &TuneSettings, log: &mut dyn Write) -> Result<TuneReport, String> 
         s.max_score
     );
 
-    let start = interleaved(&base.weights[..]);
+    let start = interleaved(&base.weights()[..]);
     let frozen: Vec<bool> = (0..N_PARAMS)
         .map(|i| s.freeze.iter().any(|f| f == block_of(i).name))
         .collect();
@@ -403,7 +403,7 @@ mod tests {
             let c = trace_any(VariantKind::Chess, fen).unwrap();
             set.push(&c, result, score);
         }
-        let w = interleaved(&default_params(VariantKind::Chess).weights[..]);
+        let w = interleaved(&default_params(VariantKind::Chess).weights()[..]);
         let (k, lambda) = (200.0, 0.7);
         let (loss, grad) = set.gradient(&w, k, lambda);
         assert!((loss - set.loss(&w, k, lambda)).abs() < 1e-12);

@@ -159,13 +159,11 @@ pub trait Accumulator {
     fn add(&mut self, index: usize, coef: i32);
 }
 
-/// The fast path: sums `coef * weight` in integers.
+/// The fast path: sums `coef * weight` in integers, both halves at once in one
+/// packed sum ([`params::pack`]).
 pub struct Scorer<'a> {
-    weights: &'a [[i32; 2]; N_PARAMS],
-    /// Middlegame sum, White's point of view, centipawns.
-    pub mg: i32,
-    /// Endgame sum, White's point of view, centipawns.
-    pub eg: i32,
+    packed: &'a [i64; N_PARAMS],
+    sum: i64,
 }
 
 impl<'a> Scorer<'a> {
@@ -173,19 +171,24 @@ impl<'a> Scorer<'a> {
     #[inline(always)]
     pub fn new(params: &'a EvalParams) -> Scorer<'a> {
         Scorer {
-            weights: &params.weights,
-            mg: 0,
-            eg: 0,
+            packed: params.packed(),
+            sum: 0,
         }
+    }
+
+    /// The `[mg, eg]` sums so far, White's point of view, centipawns.
+    #[inline(always)]
+    pub fn halves(&self) -> [i32; 2] {
+        params::unpack(self.sum)
     }
 }
 
 impl Accumulator for Scorer<'_> {
     #[inline(always)]
     fn add(&mut self, index: usize, coef: i32) {
-        let w = self.weights[index];
-        self.mg += coef * w[0];
-        self.eg += coef * w[1];
+        self.sum = self
+            .sum
+            .wrapping_add((coef as i64).wrapping_mul(self.packed[index]));
     }
 }
 
@@ -240,7 +243,8 @@ impl Coefficients {
         for &(i, c) in &self.entries {
             s.add(i as usize, c);
         }
-        taper(s.mg, s.eg, self.phase)
+        let [mg, eg] = s.halves();
+        taper(mg, eg, self.phase)
     }
 }
 
@@ -267,7 +271,8 @@ pub fn evaluate<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> i32 {
 pub fn evaluate_linear<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> i32 {
     let mut acc = Scorer::new(params);
     let phase = terms(pos, &mut acc);
-    taper(acc.mg, acc.eg, phase) * pos.side_to_move().sign()
+    let [mg, eg] = acc.halves();
+    taper(mg, eg, phase) * pos.side_to_move().sign()
 }
 
 /// The linear coefficients of `pos` (for the tuner).
@@ -334,7 +339,7 @@ pub fn trace<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> Trace {
     let mut terms: Vec<(&'static str, Tapered)> = Vec::new();
     for &(i, c) in &coefficients.entries {
         let name = block_of(i as usize).name;
-        let [mg, eg] = params.weights[i as usize];
+        let [mg, eg] = params.weights()[i as usize];
         let part = Tapered {
             mg: c * mg,
             eg: c * eg,
@@ -660,7 +665,7 @@ mod tests {
         let start = Position::<Chess>::startpos();
         assert_eq!(
             evaluate(&start, &p),
-            taper(p.weights[idx::TEMPO][0], p.weights[idx::TEMPO][1], 24)
+            taper(p.weights()[idx::TEMPO][0], p.weights()[idx::TEMPO][1], 24)
         );
         let (a, _) =
             Position::<Chess>::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/R1BQKB1R w KQkq - 2 3")

@@ -191,7 +191,9 @@ pub fn block_of(index: usize) -> &'static Block {
         .unwrap_or_else(|| panic!("weight index {index} out of range"))
 }
 
-/// The evaluation's weights: `weights[i] = [mg, eg]` in centipawns.
+/// The evaluation's weights: `weights()[i] = [mg, eg]` in centipawns. The weights
+/// are fixed once made (a new set is a new `EvalParams`), so that their packed copy
+/// ([`EvalParams::packed`]) always agrees with them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     /// The variant the file was written for.
@@ -199,7 +201,9 @@ pub struct EvalParams {
     /// Short content hash (FNV-1a, 32 bits, hex) of the file text.
     pub hash: String,
     /// The flat weight vector, `[mg, eg]` per weight, laid out as [`SCHEMA`].
-    pub weights: Box<[[i32; 2]; N_PARAMS]>,
+    weights: Box<[[i32; 2]; N_PARAMS]>,
+    /// The same weights packed for the search's scorer: [`pack`].
+    packed: Box<[i64; N_PARAMS]>,
     /// The network that replaces the linear evaluation where the board fits it
     /// (8x8), `None` for the hand-written evaluation alone (see [`crate::eval::nnue`]).
     pub nnue: Option<Arc<Network>>,
@@ -294,6 +298,22 @@ pub fn hash_in_name(name: &str) -> Option<&str> {
     (hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())).then_some(hash)
 }
 
+/// A weight's two halves in one integer, `eg * 2^32 + mg` (Stockfish's `Score`,
+/// on 64 bits): sums of `coef * packed` in wrapping `i64` arithmetic carry both
+/// halves' sums exactly while each fits in an `i32` ([`unpack`] splits them), so
+/// the evaluation adds each term with one multiplication instead of two.
+#[inline(always)]
+pub fn pack([mg, eg]: [i32; 2]) -> i64 {
+    ((eg as i64) << 32).wrapping_add(mg as i64)
+}
+
+/// The `[mg, eg]` halves of a sum of packed weights ([`pack`]).
+#[inline(always)]
+pub fn unpack(sum: i64) -> [i32; 2] {
+    let mg = sum as i32;
+    [mg, (sum.wrapping_sub(mg as i64) >> 32) as i32]
+}
+
 impl EvalParams {
     /// All weights zero (the hash is that of the resulting file text).
     pub fn zero(variant: VariantKind) -> EvalParams {
@@ -306,10 +326,32 @@ impl EvalParams {
             nnue: None,
             variant,
             hash: String::new(),
+            packed: Self::pack_all(&weights),
             weights,
         };
         p.hash = content_hash(&p.to_text());
         p
+    }
+
+    fn pack_all(weights: &[[i32; 2]; N_PARAMS]) -> Box<[i64; N_PARAMS]> {
+        let mut packed = Box::new([0; N_PARAMS]);
+        for (p, &w) in packed.iter_mut().zip(weights.iter()) {
+            *p = pack(w);
+        }
+        packed
+    }
+
+    /// The flat weight vector, `[mg, eg]` per weight in centipawns, laid out as
+    /// [`SCHEMA`].
+    #[inline(always)]
+    pub fn weights(&self) -> &[[i32; 2]; N_PARAMS] {
+        &self.weights
+    }
+
+    /// The weights packed ([`pack`]), for [`crate::eval::Scorer`].
+    #[inline(always)]
+    pub fn packed(&self) -> &[i64; N_PARAMS] {
+        &self.packed
     }
 
     /// The `[mg, eg]` weights of the block named `name`.
@@ -318,14 +360,6 @@ impl EvalParams {
             .iter()
             .find(|b| b.name == name)
             .map(|b| &self.weights[b.offset..b.offset + b.len])
-    }
-
-    /// Mutable access to the block named `name` (the hash is not updated).
-    pub fn block_mut(&mut self, name: &str) -> Option<&mut [[i32; 2]]> {
-        SCHEMA
-            .iter()
-            .find(|b| b.name == name)
-            .map(|b| &mut self.weights[b.offset..b.offset + b.len])
     }
 
     /// Parses a parameter file for `variant`.
@@ -400,6 +434,7 @@ impl EvalParams {
             nnue: None,
             variant,
             hash: content_hash(text),
+            packed: Self::pack_all(&weights),
             weights,
         })
     }
@@ -530,16 +565,43 @@ mod tests {
         let text = chess.to_text();
         assert!(text.contains("king_attack_mg"), "chess's own block");
         assert!(!text.contains("three_check_mg") && !text.contains("atomic_threats_mg"));
-        let mut atomic = EvalParams::zero(VariantKind::Atomic);
+        let atomic = EvalParams::zero(VariantKind::Atomic);
         assert!(atomic.to_text().contains("atomic_threats_mg"));
         assert!(atomic.to_text().contains("king_attack_mg"), "atomic reads it too");
         assert!(!atomic.to_text().contains("three_check_mg"));
         // A weight set there is written, so a file read back loses nothing.
-        atomic.weights[idx::THREE_CHECK + 1] = [0, -5];
+        let mut weights = atomic.weights.clone();
+        weights[idx::THREE_CHECK + 1] = [0, -5];
+        let atomic = EvalParams::from_weights(VariantKind::Atomic, weights);
         let text = atomic.to_text();
         assert!(text.contains("three_check_eg"));
         let back = EvalParams::parse(&text, VariantKind::Atomic).unwrap();
         assert_eq!(back.weights, atomic.weights);
+    }
+
+    #[test]
+    fn packed_sums_give_both_halves_exactly() {
+        // Mixed signs; both halves' running sums leave the i32 range on the way
+        // (the packed sum wraps) and end inside it.
+        let terms: [([i32; 2], i32); 5] = [
+            ([-300, 1_200_000], 2_000),
+            ([7, -45], -3),
+            ([2_500_000, -2], 1_000),
+            ([-1, -1], 17),
+            ([250_000, 200_000], -12_000),
+        ];
+        let (mut packed, mut sums, mut left_range) = (0i64, [0i64; 2], [false; 2]);
+        for (w, c) in terms {
+            packed = packed.wrapping_add((c as i64).wrapping_mul(pack(w)));
+            for half in 0..2 {
+                sums[half] += c as i64 * w[half] as i64;
+                left_range[half] |= i32::try_from(sums[half]).is_err();
+            }
+        }
+        assert_eq!(left_range, [true, true]);
+        let exact = sums.map(|v| i32::try_from(v).expect("ends in range"));
+        assert_eq!(unpack(packed), exact);
+        assert_eq!(unpack(pack([-5, 9])), [-5, 9]);
     }
 
     #[test]
