@@ -387,6 +387,8 @@ impl<V: VariantSearch> Searcher<V> {
                     }
                 } else if SEE_PRUNING
                     && depth <= sp::see_depth()
+                    // A good capture passed SEE at 0, so at any threshold below.
+                    && picker.last_see() != Some(true)
                     && !see_ge(pos, m, -sp::see_noisy_margin() * depth)
                 {
                     continue;
@@ -475,7 +477,7 @@ impl<V: VariantSearch> Searcher<V> {
                 if LATE_MOVE_REDUCTIONS
                     && depth >= sp::lmr_min_depth()
                     && !critical
-                    && (!noisy || !see_ge(pos, m, 0))
+                    && (!noisy || !picker.last_see().unwrap_or_else(|| see_ge(pos, m, 0)))
                 {
                     // In 1/1024 ply (Stockfish's units), so the history's
                     // adjustment is continuous; whole plies in the end.
@@ -678,7 +680,11 @@ impl<V: VariantSearch> Searcher<V> {
                 continue;
             }
             legal += 1;
-            if SEE_PRUNING && !evading && !see_ge(pos, m, 0) && !V::is_critical(pos, m) {
+            if SEE_PRUNING
+                && !evading
+                && !picker.last_see().unwrap_or_else(|| see_ge(pos, m, 0))
+                && !V::is_critical(pos, m)
+            {
                 continue;
             }
             // The continuation correction below reads the line's last two moves.

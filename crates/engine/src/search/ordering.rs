@@ -290,6 +290,19 @@ impl<'a, V: VariantSearch> MovePicker<'a, V> {
         self.skip_quiets = true;
     }
 
+    /// What the picker learned of the move it returned last: `Some(true)` if
+    /// `see_ge(pos, m, 0)` holds (a good noisy move), `Some(false)` if it fails (a
+    /// bad noisy move), `None` if SEE was not computed. Pruning reads it instead of
+    /// computing SEE a second time.
+    #[inline(always)]
+    pub fn last_see(&self) -> Option<bool> {
+        match self.stage {
+            Stage::GoodNoisy => Some(true),
+            Stage::BadNoisy => Some(false),
+            _ => None,
+        }
+    }
+
     /// The best remaining move, or `None` when all were returned; `histories` scores
     /// the moves of a stage when it is reached.
     pub fn next_move(&mut self, histories: &Histories) -> Option<Move> {
