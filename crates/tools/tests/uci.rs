@@ -1055,6 +1055,24 @@ fn bestmove_is_the_last_printed_pv_move_even_when_an_iteration_is_cut_short() {
 }
 
 #[test]
+fn the_last_info_line_counts_every_node_searched() {
+    // A node limit stops the search inside an iteration; the last line printed must
+    // still count the nodes of that unfinished iteration (Stockfish prints it too),
+    // or a GUI shows the node count and speed of the last finished depth.
+    for variant in ["chess", "atomic", "kingofthehill", "minesweeper"] {
+        let mut s = Session::new();
+        s.cmd(&format!("setoption name UCI_Variant value {variant}"));
+        s.cmd("position startpos");
+        for limit in [3_000u64, 7_000, 20_000] {
+            let search = s.go(&format!("go nodes {limit}"));
+            let last = search.infos.last().expect("an info line");
+            let nodes = Search::field(last, "nodes") as u64;
+            assert!(nodes >= limit, "{variant} go nodes {limit}: last line {last}");
+        }
+    }
+}
+
+#[test]
 fn every_level_prints_an_info_line_before_bestmove() {
     for variant in ["chess", "minesweeper"] {
         let mut s = Session::new();

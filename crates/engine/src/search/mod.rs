@@ -507,12 +507,18 @@ impl<V: VariantSearch> Searcher<V> {
                 (root_moves, true)
             }
         };
+        let shown = lines.min(root_moves.len());
         if partial && !self.helper {
             // The move played comes from the cut-short iteration (or no iteration
             // finished): report its line, so `bestmove` is the first move of the last
             // principal variation printed.
-            let shown = lines.min(root_moves.len());
             self.report(reporter, last_started.max(1), &root_moves[..shown], start, shared);
+        } else if last_started > result.depth && !self.helper {
+            // Stopped inside an iteration that changed nothing: the last completed
+            // lines again, with the nodes and time at the stop (as Stockfish prints
+            // its interrupted iteration), so that a GUI's last node count and speed
+            // cover the whole search rather than its last completed depth.
+            self.report(reporter, result.depth, &root_moves[..shown], start, shared);
         }
         let best = &root_moves[0];
         result.best = best.mv;
