@@ -38,3 +38,13 @@ def test_two_threads_reach_the_depth_too(capsys: pytest.CaptureFixture[str]) -> 
     assert time_to_depth.main(["--depth", "5", "--variant", "chess", "--threads", "2", str(ENGINE)]) == 0
     total = capsys.readouterr().out.splitlines()[-1]
     assert "to depth 5" in total and total.endswith("2 thread(s)"), total
+
+
+@pytest.mark.skipif(not ENGINE.exists(), reason="needs target/release/sapper")
+def test_movetime_gives_each_positions_speed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert time_to_depth.main(["--movetime", "200", "--variant", "3check", str(ENGINE)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3, out
+    assert all(line.endswith("nps") for line in out[:2]), out
+    assert "200 ms a position" in out[-1]
+    assert int(out[0].split(", ")[-1].split()[0]) > 0

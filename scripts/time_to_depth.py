@@ -2,15 +2,23 @@
 """Time to a fixed depth and nodes per second of UCI engines on the same positions.
 
 Each engine searches each position with ``go depth N`` (one thread unless
-``--threads``, its own Hash setting, a fresh process per position so no table
+``--threads``, a fresh process per position so no table
 carries over) and the script prints
 the seconds and nodes per position and in all. Run it on a quiet machine, one engine
 at a time: the figures are wall-clock times.
 
     python3 scripts/time_to_depth.py --depth 16 target/release/sapper /path/to/old-sapper
 
-The positions are the start positions of chess, atomic and king of the hill and a
-quiet middlegame of each (``POSITIONS``); ``--variant`` keeps one variant's.
+With ``--movetime MS`` each search is ``go movetime MS`` instead, and each line
+gives the position's nodes per second: the table of issue 31, Sapper next to
+Fairy-Stockfish and Multi-Variant Stockfish (whose variant names are the same):
+
+    python3 scripts/time_to_depth.py --movetime 3000 --hash 32 \
+        target/release/sapper /path/to/fairy-stockfish /path/to/mv-stockfish
+
+The positions are the start positions of chess, atomic, king of the hill and
+three-check and a quiet middlegame of each (``POSITIONS``); ``--variant`` keeps one
+variant's.
 """
 
 from __future__ import annotations
@@ -21,8 +29,10 @@ import time
 from dataclasses import dataclass
 
 ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
-# Atomic: a closed queen's pawn game (the Italian is lost for Black there: Bxf7+).
-ATOMIC_QUIET = "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3"
+# Atomic: an English-like opening with the knights home (the Italian is lost for
+# Black there, Bxf7+, and so was the closed queen's pawn game this list had until
+# 2026-12: White wins at once with Ne5, and every engine stops in 10 ms).
+ATOMIC_QUIET = "r1bqkbnr/pppnpppp/3p4/8/2P5/5P2/PP1PP1PP/RNBQKBNR b KQkq - 0 3"
 
 POSITIONS: list[tuple[str, str]] = [
     ("chess", "startpos"),
@@ -31,6 +41,8 @@ POSITIONS: list[tuple[str, str]] = [
     ("atomic", f"fen {ATOMIC_QUIET}"),
     ("kingofthehill", "startpos"),
     ("kingofthehill", f"fen {ITALIAN}"),
+    ("3check", "startpos"),
+    ("3check", f"fen {ITALIAN.replace(' 4 4', ' 3+3 4 4')}"),
 ]
 
 
@@ -43,9 +55,12 @@ class Result:
     nodes: int
 
 
-def search(engine: str, variant: str, position: str, depth: int, hash_mb: int, threads: int = 1) -> Result:
-    """Searches ``position`` (a UCI ``position`` argument) to ``depth`` in a fresh
-    process of ``engine`` with ``threads`` search threads (UCI ``Threads``)."""
+def search(
+    engine: str, variant: str, position: str, depth: int, hash_mb: int, threads: int = 1, movetime: int | None = None
+) -> Result:
+    """Searches ``position`` (a UCI ``position`` argument) to ``depth``, or for
+    ``movetime`` milliseconds when given, in a fresh process of ``engine`` with
+    ``threads`` search threads (UCI ``Threads``)."""
     proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert proc.stdin is not None and proc.stdout is not None
 
@@ -72,7 +87,7 @@ def search(engine: str, variant: str, position: str, depth: int, hash_mb: int, t
     wait_for("readyok")
     send(f"position {position}")
     start = time.perf_counter()
-    send(f"go depth {depth}")
+    send(f"go movetime {movetime}" if movetime is not None else f"go depth {depth}")
     lines = wait_for("bestmove")
     seconds = time.perf_counter() - start
     send("quit")
@@ -92,18 +107,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hash", type=int, default=64, help="Hash in MB (default: 64)")
     ap.add_argument("--variant", choices=sorted({v for v, _ in POSITIONS}))
     ap.add_argument("--threads", type=int, default=1, help="UCI Threads (default: 1)")
+    ap.add_argument("--movetime", type=int, help="search each position this many ms instead of to --depth")
     args = ap.parse_args(argv)
     positions = [(v, p) for v, p in POSITIONS if args.variant in (None, v)]
     for engine in args.engines:
         seconds = nodes = 0.0
         for variant, position in positions:
-            r = search(engine, variant, position, args.depth, args.hash, args.threads)
+            r = search(engine, variant, position, args.depth, args.hash, args.threads, args.movetime)
             seconds += r.seconds
             nodes += r.nodes
-            print(f"{engine} {variant} {position[:24]}: {r.seconds:.2f} s, {r.nodes} nodes", flush=True)
+            rate = f", {r.nodes / r.seconds:.0f} nps" if args.movetime is not None and r.seconds > 0 else ""
+            print(f"{engine} {variant} {position[:24]}: {r.seconds:.2f} s, {r.nodes} nodes{rate}", flush=True)
         nps = nodes / seconds if seconds > 0 else 0.0
+        limit = f"{args.movetime} ms a position" if args.movetime is not None else f"to depth {args.depth}"
         print(
-            f"{engine}: {seconds:.2f} s to depth {args.depth}, {int(nodes)} nodes, {nps:.0f} nps,"
+            f"{engine}: {seconds:.2f} s {limit}, {int(nodes)} nodes, {nps:.0f} nps,"
             f" {args.threads} thread(s)",
             flush=True,
         )
