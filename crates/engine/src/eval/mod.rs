@@ -467,7 +467,7 @@ pub struct SideInfo<B> {
     /// This side's knights, bishops, rooks and queens that attack the enemy king
     /// zone ([`king`]'s attacker count).
     pub(crate) zone_attackers: i32,
-    /// Their summed [`king::ATTACKER_WEIGHT`].
+    /// Their summed [`VariantEval::KING_ATTACKER_WEIGHT`].
     pub(crate) zone_attack_weight: i32,
     /// Their attacks on squares next to the enemy king, one per piece and square.
     pub(crate) ring_attacks: i32,
@@ -581,7 +581,7 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
                 if zone_hits.any() {
                     danger_units[1 - c] += KING_ATTACK_UNITS[r] * zone_hits.count() as i32;
                     info[c].zone_attackers += 1;
-                    info[c].zone_attack_weight += king::ATTACKER_WEIGHT[r];
+                    info[c].zone_attack_weight += V::KING_ATTACKER_WEIGHT[r];
                     info[c].ring_attacks += (attacks & their_ring).count() as i32;
                 }
             }

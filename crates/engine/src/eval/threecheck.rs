@@ -1,11 +1,12 @@
 //! Three-check's evaluation: chess's ([`king`] danger and the [`classical`] terms)
-//! with the king danger scaled by the checks the attacker has given, and the checks
-//! each side has given.
+//! with three-check's own king danger (Multi-Variant Stockfish's weights; every
+//! check counts once the attacker has given one, safe or not), scaled by the checks
+//! the attacker has given, and the checks each side has given.
 
 use crate::eval::params::idx;
 use crate::eval::{classical, king, Accumulator, SideInfo, VariantEval};
 use sapper_rules::position::{Bb, Position};
-use sapper_rules::types::Color;
+use sapper_rules::types::{Color, Role};
 use sapper_rules::variant::threecheck::CHECKS_TO_WIN;
 use sapper_rules::variant::ThreeCheck;
 
@@ -15,8 +16,48 @@ use sapper_rules::variant::ThreeCheck;
 /// `ThreeCheckKSFactors` (`evaluate.cpp`, 2019), 573, 581 and 856.
 const DANGER_SCALE: [i32; 3] = [573, 581, 856];
 
+/// The danger index's weights in three-check: Multi-Variant Stockfish's
+/// `KingDangerParams` for it (`evaluate.cpp`, 2019: 85 per attack next to the king,
+/// 136 per weak zone square, 106 per unsafe check, 613 off without a queen; the
+/// safe checks as chess's). Checks end the game, so attacks next to the king and
+/// unsafe checks weigh less than in chess and the queen's absence less.
+const THREE_CHECK_DANGER: king::DangerWeights = king::DangerWeights {
+    ring_attack: 85,
+    weak_zone_square: 136,
+    unsafe_check: 106,
+    no_queen: 613,
+    ..king::CHESS
+};
+
+/// The danger of `us`'s king: [`king::danger`] with [`THREE_CHECK_DANGER`], and once
+/// the attacker has given a check (`attacker_checks` > 0), every check square not
+/// holding one of its own pieces counts as a safe check: a check that loses the
+/// checking piece still brings the third nearer (Multi-Variant Stockfish's `safe =
+/// ~pos.pieces(Them)` in three-check).
+fn danger(
+    pos: &Position<ThreeCheck>,
+    info: &[SideInfo<Bb<ThreeCheck>>; 2],
+    us: Color,
+    attacker_checks: usize,
+) -> Option<i32> {
+    let them = !us;
+    let (u, t) = (&info[us.index()], &info[them.index()]);
+    let (u_twice, t_twice) = (u.twice_with_pawns(), t.twice_with_pawns());
+    let weak = t.all & !u_twice & (!u.all | u.king_ring() | u.by_role[Role::Queen.index()]);
+    let safe = if attacker_checks > 0 {
+        !pos.color(them)
+    } else {
+        !pos.color(them) & (!u.all | (weak & t_twice))
+    };
+    king::danger_with(pos, info, us, weak, safe, &THREE_CHECK_DANGER)
+}
+
 impl VariantEval for ThreeCheck {
     const EVAL_BLOCKS: &'static [&'static str] = classical::classical_blocks!("three_check");
+
+    /// Multi-Variant Stockfish's `KingAttackWeights` for three-check: knight 115,
+    /// bishop 64, rook 62, queen 35 (chess 81, 52, 44, 10).
+    const KING_ATTACKER_WEIGHT: [i32; 6] = [0, 115, 64, 62, 35, 0];
 
     /// Chess's terms, the king danger scaled by `DANGER_SCALE`, and the checks each
     /// side has given, by remaining checks (`three_check` block: index 0 with three
@@ -30,8 +71,9 @@ impl VariantEval for ThreeCheck {
             .remaining
             .map(|left| (CHECKS_TO_WIN - left.clamp(1, CHECKS_TO_WIN)) as usize);
         for us in Color::ALL {
-            if let Some(d) = king::danger(pos, info, us) {
-                king::add_danger(d * DANGER_SCALE[given[(!us).index()]] / 256, us, acc);
+            let attacker_checks = given[(!us).index()];
+            if let Some(d) = danger(pos, info, us, attacker_checks) {
+                king::add_danger(d * DANGER_SCALE[attacker_checks] / 256, us, acc);
             }
         }
         classical::classical_terms(pos, info, acc);
@@ -64,9 +106,10 @@ mod tests {
 
     #[test]
     fn king_danger_grows_with_the_checks_given() {
-        // Knight g4 and queen h4 on the castled king: danger 1608 in chess (bucket 8,
-        // see king.rs), scaled by 573/256 before Black's first check (3599, bucket
-        // 17, capped at the last, 15).
+        // Knight g4 and queen h4 on the castled king: two attackers times (115 + 35),
+        // four attacks next to the king (85 each), f2 and h2 weak (136 each) and the
+        // safe queen check (780): 1692, scaled by 573/256 before Black's first check
+        // (3787, bucket 18, capped at the last, 15).
         let attack =
             |checks: &str| white_king_bucket(&format!("6k1/5ppp/8/8/6nq/8/5PPP/6K1 w - - {checks} 0 1"));
         let fresh = attack("3+3");
@@ -78,6 +121,22 @@ mod tests {
         let queen =
             |checks: &str| white_king_bucket(&format!("6k1/5ppp/8/8/7q/8/5PPP/6K1 w - - {checks} 0 1"));
         assert!(queen("3+1") > queen("3+3"), "{} {}", queen("3+1"), queen("3+3"));
+    }
+
+    #[test]
+    fn once_a_check_is_given_a_guarded_check_counts_as_safe() {
+        // Black's Re1+ is guarded by White's rook on a1: an unsafe check (106) before
+        // Black's first check, less the missing queen (613): 0, bucket 0. After one,
+        // it counts as a safe rook check: 1080 - 613 = 467, scaled by 581/256: 1059,
+        // bucket 5.
+        let fen = |checks: &str| format!("4r1k1/8/8/8/8/8/5PPP/R5K1 w - - {checks} 0 1");
+        // Both kings in bucket 0: their coefficients cancel.
+        let fresh = crate::eval::coefficients(&pos(&fen("3+3")));
+        assert!(fresh
+            .entries
+            .iter()
+            .all(|e| !(idx::KING_ATTACK..idx::KING_ATTACK + king::BUCKETS).contains(&(e.0 as usize))));
+        assert_eq!(white_king_bucket(&fen("3+2")), 5);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What the evaluation asks of a variant ([`VariantEval`]); the impls are beside the
 //! terms they add (`eval/chess.rs`, `eval/atomic.rs`, ...).
 
-use crate::eval::{Accumulator, SideInfo};
+use crate::eval::{king, Accumulator, SideInfo};
 use sapper_rules::position::{Bb, Position};
 use sapper_rules::variant::Variant;
 // `eval/params.rs` (compiled into build.rs as well) imports the kind from here.
@@ -17,6 +17,11 @@ pub trait VariantEval: Variant {
     /// variant's parameter files must give them; other variants' files may leave
     /// them out ([`VariantKindEval::may_omit_block`]).
     const EVAL_BLOCKS: &'static [&'static str] = &[];
+
+    /// Weight of one attacker of the enemy king zone by role, pawn..king, in the king
+    /// danger index ([`king`]; Stockfish's `KingAttackWeights`): chess's unless the
+    /// variant's own differ (three-check).
+    const KING_ATTACKER_WEIGHT: [i32; 6] = king::ATTACKER_WEIGHT;
 
     /// Adds the variant's evaluation terms to `acc`, White's point of view, after
     /// the chess terms (`info`: what the piece loop learnt of each side).
