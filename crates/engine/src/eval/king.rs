@@ -57,13 +57,25 @@ pub const CHESS: DangerWeights = DangerWeights {
 /// attack; never negative), `None` without a king. `info` is what the evaluation's
 /// piece loop learnt of each side.
 pub fn danger<V: Variant>(pos: &Position<V>, info: &[SideInfo<Bb<V>>; 2], us: Color) -> Option<i32> {
+    let (weak, safe) = weak_and_safe(pos, info, us);
+    danger_with(pos, info, us, weak, safe, &CHESS)
+}
+
+/// Chess's `(weak, safe)` squares for [`danger_with`] around `us`'s king: attacked
+/// squares the defender holds at most once, by its king or queen; and squares the
+/// attacker may check from, empty of its own pieces and either undefended or weak
+/// and attacked twice (Stockfish's `weak` and `safe`).
+pub fn weak_and_safe<V: Variant>(
+    pos: &Position<V>,
+    info: &[SideInfo<Bb<V>>; 2],
+    us: Color,
+) -> (Bb<V>, Bb<V>) {
     let them = !us;
     let (u, t) = (&info[us.index()], &info[them.index()]);
     let (u_twice, t_twice) = (u.twice_with_pawns(), t.twice_with_pawns());
-    // Attacked squares the defender holds at most once, by its king or queen.
     let weak = t.all & !u_twice & (!u.all | u.king_ring() | u.by_role[Role::Queen.index()]);
     let safe = !pos.color(them) & (!u.all | (weak & t_twice));
-    danger_with(pos, info, us, weak, safe, &CHESS)
+    (weak, safe)
 }
 
 /// [`danger`] with the variant's own `weak` squares (attacked, and weakly held by

@@ -6,7 +6,7 @@
 use crate::eval::params::idx;
 use crate::eval::{classical, king, Accumulator, SideInfo, VariantEval};
 use sapper_rules::position::{Bb, Position};
-use sapper_rules::types::{Color, Role};
+use sapper_rules::types::Color;
 use sapper_rules::variant::threecheck::CHECKS_TO_WIN;
 use sapper_rules::variant::ThreeCheck;
 
@@ -40,14 +40,11 @@ fn danger(
     us: Color,
     attacker_checks: usize,
 ) -> Option<i32> {
-    let them = !us;
-    let (u, t) = (&info[us.index()], &info[them.index()]);
-    let (u_twice, t_twice) = (u.twice_with_pawns(), t.twice_with_pawns());
-    let weak = t.all & !u_twice & (!u.all | u.king_ring() | u.by_role[Role::Queen.index()]);
+    let (weak, chess_safe) = king::weak_and_safe(pos, info, us);
     let safe = if attacker_checks > 0 {
-        !pos.color(them)
+        !pos.color(!us)
     } else {
-        !pos.color(them) & (!u.all | (weak & t_twice))
+        chess_safe
     };
     king::danger_with(pos, info, us, weak, safe, &THREE_CHECK_DANGER)
 }

@@ -477,7 +477,7 @@ impl<V: VariantSearch> Searcher<V> {
                 if LATE_MOVE_REDUCTIONS
                     && depth >= sp::lmr_min_depth()
                     && !critical
-                    && (!noisy || !picker.last_see().unwrap_or_else(|| see_ge(pos, m, 0)))
+                    && (!noisy || !picker.last_see_ge_zero(m))
                 {
                     // In 1/1024 ply (Stockfish's units), so the history's
                     // adjustment is continuous; whole plies in the end.
@@ -680,11 +680,7 @@ impl<V: VariantSearch> Searcher<V> {
                 continue;
             }
             legal += 1;
-            if SEE_PRUNING
-                && !evading
-                && !picker.last_see().unwrap_or_else(|| see_ge(pos, m, 0))
-                && !V::is_critical(pos, m)
-            {
+            if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
                 continue;
             }
             // The continuation correction below reads the line's last two moves.

@@ -303,6 +303,13 @@ impl<'a, V: VariantSearch> MovePicker<'a, V> {
         }
     }
 
+    /// `see_ge(pos, m, 0)` for `m`, the move returned last: what the picker found,
+    /// else computed.
+    #[inline(always)]
+    pub fn last_see_ge_zero(&self, m: Move) -> bool {
+        self.last_see().unwrap_or_else(|| see_ge(self.pos, m, 0))
+    }
+
     /// The best remaining move, or `None` when all were returned; `histories` scores
     /// the moves of a stage when it is reached.
     pub fn next_move(&mut self, histories: &Histories) -> Option<Move> {
