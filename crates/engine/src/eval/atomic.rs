@@ -2,11 +2,12 @@
 //! winning blast, pieces next to the own king (own and enemy), connected kings
 //! (after Fairy-Stockfish's explosion-threat term and Multi-Variant Stockfish's
 //! `ThreatByBlast`), king danger with atomic's weak and safe squares, chess's
-//! classical terms, and the known endgames against a bare king.
+//! classical terms, the material imbalance (`eval::imbalance`), and the known
+//! endgames against a bare king.
 
 use crate::eval::king::{self, DangerWeights};
 use crate::eval::params::idx;
-use crate::eval::{classical, endgame, Accumulator, SideInfo, VariantEval};
+use crate::eval::{classical, endgame, imbalance, Accumulator, SideInfo, VariantEval};
 use crate::values::{material_in, BLAST};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::position::{Bb, Position};
@@ -28,7 +29,7 @@ const ATOMIC_DANGER: DangerWeights = DangerWeights {
 impl VariantEval for Atomic {
     // Added after the other variants' parameter files, which leave them out.
     const EVAL_BLOCKS: &'static [&'static str] =
-        classical::classical_blocks!("atomic_threats", "atomic_more");
+        classical::classical_blocks!("atomic_threats", "atomic_more", "imbalance");
 
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
@@ -42,6 +43,7 @@ impl VariantEval for Atomic {
             }
         }
         classical::classical_terms(pos, info, acc);
+        imbalance::imbalance_terms(pos, acc);
     }
 
     #[inline(always)]

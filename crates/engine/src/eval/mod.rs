@@ -30,6 +30,7 @@ mod atomic;
 mod chess;
 pub mod classical;
 pub mod endgame;
+pub mod imbalance;
 pub mod king;
 pub mod kingofthehill;
 pub mod minesweeper;

@@ -181,6 +181,10 @@ schema! {
     // `ThreatByBlast`), for the side to move and for the other side; [2] enemy
     // pieces next to the own king.
     ATOMIC_MORE "atomic_more" 3 false;
+    // Atomic (optional in other variants' files: `Atomic::EVAL_BLOCKS`): material
+    // imbalance, one weight per pair of piece kinds (`eval::imbalance`: [0..20) our
+    // kinds together, [20..35) ours against theirs).
+    IMBALANCE "imbalance" 35 false;
 }
 
 /// The block that holds weight `index`.
