@@ -13,8 +13,9 @@
 //!   its diagonal cancels between the two sides), at `20 + tri(a - 1) + b`.
 //!
 //! Each weight's coefficient is White's product minus Black's, so the term is
-//! Stockfish's `imbalance<WHITE> - imbalance<BLACK>` with the weights in
-//! centipawns per unit of the product (Stockfish's, divided by 16 and rescaled).
+//! Stockfish's `imbalance<WHITE> - imbalance<BLACK>`. The weights are centipawns per
+//! unit of the product, fitted by `sapper tune` (Stockfish's tables, divided by 16
+//! and converted from its units, would be the same kind of number).
 
 use crate::eval::params::idx;
 use crate::eval::Accumulator;
@@ -106,13 +107,11 @@ mod tests {
         let (pos, _) = Position::<Atomic>::from_fen(fen).unwrap();
         let mut acc = Tracer::default();
         imbalance_terms(&pos, &mut acc);
-        let mut v: Vec<(usize, i32)> = acc
-            .finish()
+        // `finish` sorts by index: the block's offsets come out in order.
+        acc.finish()
             .into_iter()
             .map(|(i, c)| (i as usize - idx::IMBALANCE, c))
-            .collect();
-        v.sort();
-        v
+            .collect()
     }
 
     #[test]
