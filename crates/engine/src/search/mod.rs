@@ -10,7 +10,9 @@ mod atomic;
 pub mod belief;
 mod check_test;
 pub mod correction;
+mod eval_cache;
 mod kingofthehill;
+pub mod large_pages;
 mod node;
 pub mod ordering;
 pub mod params;
@@ -27,6 +29,7 @@ use crate::eval::params::EvalParams;
 use crate::eval::{endgame, evaluate_linear};
 use crate::host::Instant;
 use correction::CorrectionHistory;
+use eval_cache::EvalCache;
 use ordering::{Histories, MovePicker, OrderContext};
 use sapper_rules::movegen::GenType;
 use sapper_rules::moves::Move;
@@ -227,6 +230,8 @@ const STACK_OFFSET: usize = 2;
 pub struct Searcher<V: VariantSearch> {
     histories: Histories,
     correction: CorrectionHistory,
+    /// Static evaluations of this thread's search, by key.
+    eval_cache: EvalCache,
     stack: Box<[Frame; MAX_PLY + STACK_OFFSET + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -296,6 +301,7 @@ impl<V: VariantSearch> Searcher<V> {
         Searcher {
             histories: Histories::default(),
             correction: CorrectionHistory::default(),
+            eval_cache: EvalCache::default(),
             stack: Box::new([Frame::default(); MAX_PLY + STACK_OFFSET + 2]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -389,8 +395,9 @@ impl<V: VariantSearch> Searcher<V> {
                 ..Frame::default()
             };
         }
-        // The network may have changed since the last search.
+        // The network or the parameters may have changed since the last search.
         self.nnue.clear();
+        self.eval_cache.clear();
         self.belief = if options.mine_chance {
             V::new_belief(root, options.mine_naivety)
         } else {
@@ -795,13 +802,22 @@ impl<V: VariantSearch> Searcher<V> {
     /// evaluation.
     #[inline]
     fn static_eval(&mut self, pos: &Position<V>) -> i32 {
-        if let Some(known) = endgame::known(pos) {
-            return known;
-        }
         let params = &self.ctx.as_ref().expect("set for the search").params;
         match params.nnue.as_deref() {
-            Some(net) if crate::eval::nnue::supports::<V>() => self.nnue.evaluate(net, pos, self.ply),
-            _ => evaluate_linear(pos, params),
+            // The network's accumulators are updated along the line: no cache.
+            Some(net) if crate::eval::nnue::supports::<V>() => match endgame::known(pos) {
+                Some(known) => known,
+                None => self.nnue.evaluate(net, pos, self.ply),
+            },
+            _ => {
+                let key = pos.key();
+                if let Some(eval) = self.eval_cache.get(key) {
+                    return eval;
+                }
+                let eval = endgame::known(pos).unwrap_or_else(|| evaluate_linear(pos, params));
+                self.eval_cache.put(key, eval);
+                eval
+            }
         }
     }
 

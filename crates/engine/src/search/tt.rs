@@ -119,6 +119,7 @@ impl TranspositionTable {
         let n = (mib.max(1) << 20) / (ENTRY_BYTES * CLUSTER);
         let mut clusters: Vec<Cluster> = Vec::new();
         clusters.try_reserve_exact(n).ok()?;
+        super::large_pages::advise(clusters.spare_capacity_mut());
         clusters.extend((0..n).map(|_| Cluster::default()));
         Some(TranspositionTable {
             clusters: clusters.into_boxed_slice(),
