@@ -12,7 +12,7 @@ mod check_test;
 pub mod correction;
 mod eval_cache;
 mod kingofthehill;
-pub mod large_pages;
+mod large_pages;
 mod node;
 pub mod ordering;
 pub mod params;
@@ -802,21 +802,20 @@ impl<V: VariantSearch> Searcher<V> {
     /// evaluation.
     #[inline]
     fn static_eval(&mut self, pos: &Position<V>) -> i32 {
+        if let Some(known) = endgame::known(pos) {
+            return known;
+        }
         let params = &self.ctx.as_ref().expect("set for the search").params;
         match params.nnue.as_deref() {
             // The network's accumulators are updated along the line: no cache.
-            Some(net) if crate::eval::nnue::supports::<V>() => match endgame::known(pos) {
-                Some(known) => known,
-                None => self.nnue.evaluate(net, pos, self.ply),
-            },
+            Some(net) if crate::eval::nnue::supports::<V>() => self.nnue.evaluate(net, pos, self.ply),
             _ => {
                 let key = pos.key();
-                if let Some(eval) = self.eval_cache.get(key) {
-                    return eval;
-                }
-                let eval = endgame::known(pos).unwrap_or_else(|| evaluate_linear(pos, params));
-                self.eval_cache.put(key, eval);
-                eval
+                self.eval_cache.get(key).unwrap_or_else(|| {
+                    let eval = evaluate_linear(pos, params);
+                    self.eval_cache.put(key, eval);
+                    eval
+                })
             }
         }
     }
