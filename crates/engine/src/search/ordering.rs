@@ -522,7 +522,8 @@ mod tests {
             (self.0 >> 33) as usize
         }
         fn history(&mut self) -> i16 {
-            (self.next() % (2 * HISTORY_MAX as usize + 1)) as i16 - HISTORY_MAX as i16
+            // In i32: 2 * HISTORY_MAX does not fit an i16.
+            ((self.next() % (2 * HISTORY_MAX as usize + 1)) as i32 - HISTORY_MAX) as i16
         }
     }
 
