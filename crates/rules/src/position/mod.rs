@@ -56,6 +56,21 @@ pub mod castling {
 
 const NO_PIECE: u8 = 12;
 
+/// The piece of each mailbox code: `color * 6 + role`, and `None` for [`NO_PIECE`].
+const MAILBOX_PIECES: [Option<Piece>; NO_PIECE as usize + 1] = {
+    let mut table = [None; NO_PIECE as usize + 1];
+    let mut code = 0;
+    while code < NO_PIECE as usize {
+        let color = if code < 6 { Color::White } else { Color::Black };
+        table[code] = match Role::from_index(code % 6) {
+            Some(role) => Some(Piece::new(color, role)),
+            None => None,
+        };
+        code += 1;
+    }
+    table
+};
+
 /// The back rank of `color` (rank 1 for White, the last rank for Black).
 #[inline(always)]
 pub const fn back_rank<G: Geometry>(color: Color) -> u8 {
@@ -180,13 +195,9 @@ impl<V: Variant> Position<V> {
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.mailbox.as_ref()[sq.index()] as usize;
-        if code == NO_PIECE as usize {
-            None
-        } else {
-            let color = if code < 6 { Color::White } else { Color::Black };
-            Role::from_index(code % 6).map(|role| Piece::new(color, role))
-        }
+        // A table rather than `code / 6` and `code % 6`: the search asks this for
+        // every move it orders and plays (1.4% of `bench`'s instructions, callgrind).
+        MAILBOX_PIECES[self.mailbox.as_ref()[sq.index()] as usize]
     }
 
     /// The role of the piece on `sq`, if any.
