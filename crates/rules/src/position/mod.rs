@@ -631,3 +631,19 @@ impl<V: Variant> Position<V> {
         key ^ V::state_key(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mailbox_table_inverts_the_piece_index() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece::new(color, role);
+                assert_eq!(MAILBOX_PIECES[piece.index()], Some(piece), "{piece:?}");
+            }
+        }
+        assert_eq!(MAILBOX_PIECES[NO_PIECE as usize], None);
+    }
+}
