@@ -3,8 +3,9 @@
 //! A [`Geometry`] bundles a bitboard type with its attack tables. Leaper tables,
 //! rays, `between` and `line` are computed at compile time by `const fn`s shared by
 //! both geometries. Sliding attacks use magic bitboards on 8x8 (built once, on first
-//! use, in about a millisecond) and the classical ray-and-first-blocker method on
-//! 8x10, where a `u128` multiply would cost more than the scans.
+//! use, in about a millisecond); on 8x10, where a `u128` multiply would cost more,
+//! a byte table for ranks and hyperbola quintessence (a subtraction each way, the
+//! board mirrored by a byte swap) for files and diagonals.
 
 use crate::bitboard::{Bb128, Bb64, BitBoard};
 mod magic;
@@ -266,45 +267,58 @@ impl Geometry for Board8x8 {
     }
 }
 
-// The sentinels of `classical_slide_10`: no increasing ray leaves the last square,
-// no decreasing ray the first.
-const _: () = {
-    let mut d = 0;
-    while d < 8 {
-        let sentinel = if d == 0 || d == 1 || d == 4 || d == 5 {
-            MAX_SQ - 1
-        } else {
-            0
-        };
-        assert!(RAYS_10[d][sentinel] == 0);
-        d += 1;
+/// Per 8x10 square, the file, diagonal and anti-diagonal through it, the square
+/// itself excluded (the lines of [`line_attacks_10`]).
+const LINES_10: [[u128; MAX_SQ]; 3] = {
+    let mut lines = [[0u128; MAX_SQ]; 3];
+    let mut sq = 0;
+    while sq < MAX_SQ {
+        lines[0][sq] = RAYS_10[1][sq] | RAYS_10[3][sq];
+        lines[1][sq] = RAYS_10[4][sq] | RAYS_10[6][sq];
+        lines[2][sq] = RAYS_10[5][sq] | RAYS_10[7][sq];
+        sq += 1;
     }
+    lines
 };
 
-/// Classical sliding attacks: each ray up to and including its first blocker.
-/// Directions 0, 1, 4, 5 increase the square index (first blocker = lowest bit),
-/// the others decrease it (first blocker = highest bit).
-///
-/// Branch-free: a sentinel blocker on the last square (for the increasing rays) or
-/// the first (for the decreasing ones) stands in for "no blocker", since no ray
-/// leaves a corner in its own direction (`RAYS_10[d][sentinel]` is empty), so the
-/// ray is kept whole. The four directions then run without a data-dependent branch,
-/// which the blocker test was (taken about half the time).
-#[inline(always)]
-fn classical_slide_10(sq: Square, occupied: u128, dirs: [usize; 4]) -> u128 {
-    const LAST: u128 = 1 << (MAX_SQ - 1);
-    let mut attacks = 0;
-    for d in dirs {
-        let ray = RAYS_10[d][sq.index()];
-        let blockers = ray & occupied;
-        let first = if matches!(d, 0 | 1 | 4 | 5) {
-            (blockers | LAST).trailing_zeros()
-        } else {
-            127 - (blockers | 1).leading_zeros()
-        };
-        attacks |= ray & !RAYS_10[d][first as usize];
+/// `RANK_ATTACKS[file][occupancy]`: the squares a rook on `file` attacks along its
+/// rank, given the rank's 8 occupancy bits (both as bytes, file a the lowest bit).
+static RANK_ATTACKS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut file = 0;
+    while file < 8 {
+        let mut occ = 0;
+        while occ < 256 {
+            table[file][occ] = slide(file, RAY_DIRS[0], occ as u128, 1) as u8
+                | slide(file, RAY_DIRS[2], occ as u128, 1) as u8;
+            occ += 1;
+        }
+        file += 1;
     }
-    attacks
+    table
+};
+
+/// Attacks along one file or diagonal `line` (without the slider's square `bit`)
+/// by hyperbola quintessence (Gerd Isenberg, chessprogramming.org): `o - 2s` flips
+/// the squares from the slider up to its first blocker above, and the same in the
+/// rank-mirrored board (a byte swap: each byte is a rank, and the line has one
+/// square per rank) the squares below. No branch and no blocker scan; the
+/// wrapping arithmetic is exact when a doubled square leaves the `u128` (nothing
+/// lies beyond it on the line).
+#[inline(always)]
+fn line_attacks_10(bit: u128, occupied: u128, line: u128) -> u128 {
+    let o = occupied & line;
+    let forward = o.wrapping_sub(bit << 1);
+    let reverse = o.swap_bytes().wrapping_sub(bit.swap_bytes() << 1).swap_bytes();
+    (forward ^ reverse) & line
+}
+
+/// Rank attacks on 8x10 from the byte table.
+#[inline(always)]
+fn rank_attacks_10(sq: Square, occupied: u128) -> u128 {
+    let shift = 8 * (sq.index() / 8);
+    let occ = (occupied >> shift) as u8;
+    (RANK_ATTACKS[sq.index() % 8][occ as usize] as u128) << shift
 }
 
 impl Geometry for Board8x10 {
@@ -332,11 +346,18 @@ impl Geometry for Board8x10 {
     }
     #[inline(always)]
     fn bishop_attacks(sq: Square, occupied: Bb128) -> Bb128 {
-        Bb128(classical_slide_10(sq, occupied.0, [4, 5, 6, 7]))
+        let bit = 1u128 << sq.index();
+        Bb128(
+            line_attacks_10(bit, occupied.0, LINES_10[1][sq.index()])
+                | line_attacks_10(bit, occupied.0, LINES_10[2][sq.index()]),
+        )
     }
     #[inline(always)]
     fn rook_attacks(sq: Square, occupied: Bb128) -> Bb128 {
-        Bb128(classical_slide_10(sq, occupied.0, [0, 1, 2, 3]))
+        Bb128(
+            line_attacks_10(1u128 << sq.index(), occupied.0, LINES_10[0][sq.index()])
+                | rank_attacks_10(sq, occupied.0),
+        )
     }
     #[inline(always)]
     fn between(a: Square, b: Square) -> Bb128 {
