@@ -43,6 +43,17 @@ pub trait Geometry: 'static + Copy + Default + Debug + Send + Sync {
     /// are aligned; empty otherwise.
     fn line(a: Square, b: Square) -> Self::BB;
 
+    /// Squares a bishop on `sq` attacks on an empty board (pins and snipers).
+    #[inline(always)]
+    fn bishop_rays(sq: Square) -> Self::BB {
+        Self::bishop_attacks(sq, Self::BB::EMPTY)
+    }
+    /// Squares a rook on `sq` attacks on an empty board (pins and snipers).
+    #[inline(always)]
+    fn rook_rays(sq: Square) -> Self::BB {
+        Self::rook_attacks(sq, Self::BB::EMPTY)
+    }
+
     /// Squares a queen on `sq` attacks, given the occupied squares.
     #[inline(always)]
     fn queen_attacks(sq: Square, occupied: Self::BB) -> Self::BB {
@@ -281,6 +292,18 @@ const LINES_10: [[u128; MAX_SQ]; 3] = {
     lines
 };
 
+/// Per 8x10 square, the bishop's and the rook's attacks on an empty board.
+const EMPTY_BOARD_10: [[u128; MAX_SQ]; 2] = {
+    let mut t = [[0u128; MAX_SQ]; 2];
+    let mut sq = 0;
+    while sq < MAX_SQ {
+        t[0][sq] = LINES_10[1][sq] | LINES_10[2][sq];
+        t[1][sq] = LINES_10[0][sq] | RAYS_10[0][sq] | RAYS_10[2][sq];
+        sq += 1;
+    }
+    t
+};
+
 /// `RANK_ATTACKS[file][occupancy]`: the squares a rook on `file` attacks along its
 /// rank, given the rank's 8 occupancy bits (both as bytes, file a the lowest bit).
 static RANK_ATTACKS: [[u8; 256]; 8] = {
@@ -360,6 +383,14 @@ impl Geometry for Board8x10 {
         )
     }
     #[inline(always)]
+    fn bishop_rays(sq: Square) -> Bb128 {
+        Bb128(EMPTY_BOARD_10[0][sq.index()])
+    }
+    #[inline(always)]
+    fn rook_rays(sq: Square) -> Bb128 {
+        Bb128(EMPTY_BOARD_10[1][sq.index()])
+    }
+    #[inline(always)]
     fn between(a: Square, b: Square) -> Bb128 {
         Bb128(BETWEEN_10[a.index()][b.index()])
     }
@@ -422,6 +453,23 @@ mod tests {
                 Board8x10::bishop_attacks(sq10, o10).0,
                 reference(sq10, o10.0, 10, &[4, 5, 6, 7])
             );
+        }
+    }
+
+    #[test]
+    fn empty_board_rays_are_the_attacks_on_an_empty_board() {
+        for sq in (0..64).map(Square) {
+            assert_eq!(
+                Board8x8::bishop_rays(sq),
+                Board8x8::bishop_attacks(sq, Bb64::EMPTY)
+            );
+            assert_eq!(Board8x8::rook_rays(sq), Board8x8::rook_attacks(sq, Bb64::EMPTY));
+        }
+        for sq in (0..80).map(Square) {
+            let empty = Bb128::EMPTY;
+            assert_eq!(Board8x10::bishop_rays(sq).0, reference(sq, 0, 10, &[4, 5, 6, 7]));
+            assert_eq!(Board8x10::rook_rays(sq).0, reference(sq, 0, 10, &[0, 1, 2, 3]));
+            assert_eq!(Board8x10::rook_rays(sq), Board8x10::rook_attacks(sq, empty));
         }
     }
 

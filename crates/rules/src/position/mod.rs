@@ -488,9 +488,8 @@ impl<V: Variant> Position<V> {
         };
         let bishops = self.role(Role::Bishop) | self.role(Role::Queen);
         let rooks = self.role(Role::Rook) | self.role(Role::Queen);
-        let snipers = ((V::G::bishop_attacks(king, Bb::<V>::EMPTY) & bishops)
-            | (V::G::rook_attacks(king, Bb::<V>::EMPTY) & rooks))
-            & self.color(them);
+        let snipers =
+            ((V::G::bishop_rays(king) & bishops) | (V::G::rook_rays(king) & rooks)) & self.color(them);
         let mut pinned = Bb::<V>::EMPTY;
         for sniper in snipers.squares() {
             let blockers = V::G::between(king, sniper) & occupied;
