@@ -27,6 +27,7 @@ pub fn public_projection(st: &MineState) -> MineState {
         found_safe: 0,
         ..*st
     }
+    .with_key()
 }
 
 /// The position with the public minefield only.
@@ -44,7 +45,7 @@ pub fn with_layout(pos: &Position<Minesweeper>, layout: u32) -> Position<Mineswe
     st.full = true;
     st.unseen = 0;
     st.recount();
-    full.replace_state(st);
+    full.replace_state(st.with_key());
     full
 }
 
