@@ -693,8 +693,14 @@ impl<V: VariantSearch> Searcher<V> {
                 // Only check evasions onto fogged squares get here.
                 self.chance::<false>(pos, Candidate { m, p, child: None }, alpha, beta, 0, false)
             } else {
+                // A quiet move is searched here only if it checks: most do not, and
+                // the test without playing (a superset) spares copying the position.
+                let quiet = !evading && !is_noisy(pos, m);
+                if quiet && !may_give_check(pos, m) {
+                    continue;
+                }
                 let child = play_certain(pos, m, p);
-                if !evading && !is_noisy(pos, m) && !child.in_check() {
+                if quiet && !child.in_check() {
                     continue;
                 }
                 self.tt().prefetch(child.key());
