@@ -23,7 +23,6 @@ use sapper_rules::variant::minesweeper::{zone_index, MineState, Minesweeper, ZON
 /// The chance nodes' questions: which moves land on a possible mine, and how likely.
 impl VariantSearch for Minesweeper {
     type Belief = Belief;
-    const QUIET_CHECK_TEST: bool = false;
 
     fn new_belief(root: &Position<Self>, naivety: f32) -> Option<Self::Belief> {
         (!root.state().full).then(|| Belief::new(root.state()).with_naivety(naivety))

@@ -56,6 +56,7 @@ pub fn may_give_check<V: VariantSearch>(pos: &Position<V>, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sapper_rules::variant::minesweeper::Minesweeper;
     use sapper_rules::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck};
 
     /// Every legal move of every position along random games (eight from each
@@ -121,6 +122,18 @@ mod tests {
     #[test]
     fn king_of_the_hill_checks_and_threats_are_never_missed() {
         never_misses::<KingOfTheHill>(FENS);
+    }
+
+    /// Full-information minefields (`M` marks the hidden mines), so that playing a
+    /// move settles whether the piece survives: a piece destroyed on a mine gives
+    /// no check itself, and its leaving uncovers the same lines as a move.
+    #[test]
+    fn minesweeper_checks_are_never_missed() {
+        never_misses::<Minesweeper>(&[
+            "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/??????M?/?M??????/???M??M? 4",
+            "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 M???M???/????????/??M?????/?M?????? 4",
+            "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ????????/M???????/???????M/??M?M??? 4",
+        ]);
     }
 
     #[test]

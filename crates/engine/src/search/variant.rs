@@ -14,8 +14,9 @@ use sapper_rules::variant::{Chess, ThreeCheck};
 pub trait VariantSearch: VariantEval {
     /// Whether `search::check_test::may_give_check` may tell that a
     /// quiet move gives no check without playing it: a move it clears neither
-    /// checks nor threatens a win here. Minesweeper: no (a mine's blast changes
-    /// the board in ways the test does not follow).
+    /// checks nor threatens a win here. The search asks it of moves whose outcome
+    /// is certain only, so it holds in minesweeper too: a piece destroyed on a
+    /// mine checks nothing, and its leaving uncovers what a move would.
     const QUIET_CHECK_TEST: bool = true;
 
     /// The search's knowledge of hidden information below a root (minesweeper: the
