@@ -311,8 +311,9 @@ impl MineState {
         self
     }
 
-    /// `self.computed_key() ^ other.computed_key()`, computed from the squares that differ only (a move
-    /// changes a few squares; the full key costs 32 table lookups).
+    /// `self.computed_key() ^ other.computed_key()`, computed from the squares that
+    /// differ only (a move changes a few squares; the full key costs 32 table
+    /// lookups).
     ///
     /// `numbers_may_differ` false (no mine was removed between the two states, the
     /// only change that rewrites numbers) skips comparing the 32 numbers.
