@@ -501,6 +501,59 @@ impl<B: BitBoard> SideInfo<B> {
     }
 }
 
+/// What one side's pieces aim at: mobility's area (squares neither own nor hit by an
+/// enemy pawn) and the enemy king's zone and ring.
+struct Targets<B> {
+    area: B,
+    zone: B,
+    ring: B,
+}
+
+/// Mobility table and its length (attacked squares counted up to `len - 1`), by role.
+const MOBILITY: [(usize, usize); 6] = [
+    (0, 1),
+    (idx::MOBILITY_KNIGHT, 9),
+    (idx::MOBILITY_BISHOP, 14),
+    (idx::MOBILITY_ROOK, 15),
+    (idx::MOBILITY_QUEEN, 28),
+    (0, 1),
+];
+
+/// The attacks of `color`'s pieces of `role` (a knight, bishop, rook or queen): adds
+/// their mobility terms to `acc` and their attacks and king-zone hits to `side`;
+/// returns the king-attack units they give the enemy king.
+#[inline(always)]
+fn piece_terms<V: VariantEval, A: Accumulator>(
+    pos: &Position<V>,
+    color: Color,
+    role: Role,
+    attacks_from: impl Fn(Square) -> Bb<V>,
+    targets: &Targets<Bb<V>>,
+    side: &mut SideInfo<Bb<V>>,
+    acc: &mut A,
+) -> i32 {
+    let s = color.sign();
+    let r = role.index();
+    let (table, len) = MOBILITY[r];
+    let mut units = 0;
+    for sq in pos.pieces(color, role).squares() {
+        let attacks = attacks_from(sq);
+        let others = &side.by_role;
+        side.twice |= attacks & (others[1] | others[2] | others[3] | others[4] | others[5]);
+        side.by_role[r] |= attacks;
+        let mobility = ((attacks & targets.area).count() as usize).min(len - 1);
+        acc.add(table + mobility, s);
+        let zone_hits = attacks & targets.zone;
+        if zone_hits.any() {
+            units += KING_ATTACK_UNITS[r] * zone_hits.count() as i32;
+            side.zone_attackers += 1;
+            side.zone_attack_weight += V::KING_ATTACKER_WEIGHT[r];
+            side.ring_attacks += (attacks & targets.ring).count() as i32;
+        }
+    }
+    units
+}
+
 /// Computes every term of `pos` into `acc` (White's point of view) and returns the
 /// game phase.
 #[inline]
@@ -554,39 +607,53 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
     }
     let mut danger_units = [0i32; 2];
     for color in Color::ALL {
-        let s = color.sign();
         let c = color.index();
-        let area = !pos.color(color) & !info[1 - c].pawn_attacks();
-        let their_zone = info[1 - c].king_zone;
-        let their_ring = info[1 - c].king_ring();
-        for (role, table, len) in [
-            (Role::Knight, idx::MOBILITY_KNIGHT, 9),
-            (Role::Bishop, idx::MOBILITY_BISHOP, 14),
-            (Role::Rook, idx::MOBILITY_ROOK, 15),
-            (Role::Queen, idx::MOBILITY_QUEEN, 28),
-        ] {
-            let r = role.index();
-            for sq in pos.pieces(color, role).squares() {
-                let attacks = match role {
-                    Role::Knight => G::<V>::knight_attacks(sq),
-                    Role::Bishop => G::<V>::bishop_attacks(sq, occupied),
-                    Role::Rook => G::<V>::rook_attacks(sq, occupied),
-                    _ => G::<V>::queen_attacks(sq, occupied),
-                };
-                let others = &info[c].by_role;
-                info[c].twice |= attacks & (others[1] | others[2] | others[3] | others[4] | others[5]);
-                info[c].by_role[r] |= attacks;
-                let mobility = ((attacks & area).count() as usize).min(len - 1);
-                acc.add(table + mobility, s);
-                let zone_hits = attacks & their_zone;
-                if zone_hits.any() {
-                    danger_units[1 - c] += KING_ATTACK_UNITS[r] * zone_hits.count() as i32;
-                    info[c].zone_attackers += 1;
-                    info[c].zone_attack_weight += V::KING_ATTACKER_WEIGHT[r];
-                    info[c].ring_attacks += (attacks & their_ring).count() as i32;
-                }
-            }
-        }
+        let targets = Targets {
+            area: !pos.color(color) & !info[1 - c].pawn_attacks(),
+            zone: info[1 - c].king_zone,
+            ring: info[1 - c].king_ring(),
+        };
+        // One call per role, each inlined with its own attack function: a `match`
+        // on the role inside one loop mispredicted at every piece.
+        let side = &mut info[c];
+        let mut units = 0;
+        units += piece_terms(
+            pos,
+            color,
+            Role::Knight,
+            G::<V>::knight_attacks,
+            &targets,
+            side,
+            acc,
+        );
+        units += piece_terms(
+            pos,
+            color,
+            Role::Bishop,
+            |sq| G::<V>::bishop_attacks(sq, occupied),
+            &targets,
+            side,
+            acc,
+        );
+        units += piece_terms(
+            pos,
+            color,
+            Role::Rook,
+            |sq| G::<V>::rook_attacks(sq, occupied),
+            &targets,
+            side,
+            acc,
+        );
+        units += piece_terms(
+            pos,
+            color,
+            Role::Queen,
+            |sq| G::<V>::queen_attacks(sq, occupied),
+            &targets,
+            side,
+            acc,
+        );
+        danger_units[1 - c] += units;
         let i = &mut info[c];
         i.non_king = i.by_role[0] | i.by_role[1] | i.by_role[2] | i.by_role[3] | i.by_role[4];
         i.all = i.non_king | i.by_role[5];
