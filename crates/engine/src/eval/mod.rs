@@ -519,35 +519,41 @@ const MOBILITY: [(usize, usize); 6] = [
     (0, 1),
 ];
 
-/// The attacks of `color`'s pieces of `role` (a knight, bishop, rook or queen): adds
-/// their mobility terms to `acc` and their attacks and king-zone hits to `side`;
-/// returns the king-attack units they give the enemy king.
+/// The attacks of `color`'s pieces of role index `R` (a knight, bishop, rook or
+/// queen) on `occupied`: adds their mobility terms to `acc` and their attacks and
+/// king-zone hits to `side`; returns the king-attack units they give the enemy king.
+/// `R` is a constant so that each role gets its own loop with its attack function
+/// fixed: one loop over the roles with a `match` inside mispredicted at every piece.
 #[inline(always)]
-fn piece_terms<V: VariantEval, A: Accumulator>(
+fn piece_terms<V: VariantEval, A: Accumulator, const R: usize>(
     pos: &Position<V>,
     color: Color,
-    role: Role,
-    attacks_from: impl Fn(Square) -> Bb<V>,
+    occupied: Bb<V>,
     targets: &Targets<Bb<V>>,
     side: &mut SideInfo<Bb<V>>,
     acc: &mut A,
 ) -> i32 {
+    type G<V> = <V as Variant>::G;
     let s = color.sign();
-    let r = role.index();
-    let (table, len) = MOBILITY[r];
+    let (table, len) = MOBILITY[R];
     let mut units = 0;
-    for sq in pos.pieces(color, role).squares() {
-        let attacks = attacks_from(sq);
+    for sq in pos.pieces(color, Role::ALL[R]).squares() {
+        let attacks = match Role::ALL[R] {
+            Role::Knight => G::<V>::knight_attacks(sq),
+            Role::Bishop => G::<V>::bishop_attacks(sq, occupied),
+            Role::Rook => G::<V>::rook_attacks(sq, occupied),
+            _ => G::<V>::queen_attacks(sq, occupied),
+        };
         let others = &side.by_role;
         side.twice |= attacks & (others[1] | others[2] | others[3] | others[4] | others[5]);
-        side.by_role[r] |= attacks;
+        side.by_role[R] |= attacks;
         let mobility = ((attacks & targets.area).count() as usize).min(len - 1);
         acc.add(table + mobility, s);
         let zone_hits = attacks & targets.zone;
         if zone_hits.any() {
-            units += KING_ATTACK_UNITS[r] * zone_hits.count() as i32;
+            units += KING_ATTACK_UNITS[R] * zone_hits.count() as i32;
             side.zone_attackers += 1;
-            side.zone_attack_weight += V::KING_ATTACKER_WEIGHT[r];
+            side.zone_attack_weight += V::KING_ATTACKER_WEIGHT[R];
             side.ring_attacks += (attacks & targets.ring).count() as i32;
         }
     }
@@ -613,46 +619,15 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
             zone: info[1 - c].king_zone,
             ring: info[1 - c].king_ring(),
         };
-        // One call per role, each inlined with its own attack function: a `match`
-        // on the role inside one loop mispredicted at every piece.
+        const N: usize = Role::Knight.index();
+        const B: usize = Role::Bishop.index();
+        const R: usize = Role::Rook.index();
+        const Q: usize = Role::Queen.index();
         let side = &mut info[c];
-        let mut units = 0;
-        units += piece_terms(
-            pos,
-            color,
-            Role::Knight,
-            G::<V>::knight_attacks,
-            &targets,
-            side,
-            acc,
-        );
-        units += piece_terms(
-            pos,
-            color,
-            Role::Bishop,
-            |sq| G::<V>::bishop_attacks(sq, occupied),
-            &targets,
-            side,
-            acc,
-        );
-        units += piece_terms(
-            pos,
-            color,
-            Role::Rook,
-            |sq| G::<V>::rook_attacks(sq, occupied),
-            &targets,
-            side,
-            acc,
-        );
-        units += piece_terms(
-            pos,
-            color,
-            Role::Queen,
-            |sq| G::<V>::queen_attacks(sq, occupied),
-            &targets,
-            side,
-            acc,
-        );
+        let units = piece_terms::<V, A, N>(pos, color, occupied, &targets, side, acc)
+            + piece_terms::<V, A, B>(pos, color, occupied, &targets, side, acc)
+            + piece_terms::<V, A, R>(pos, color, occupied, &targets, side, acc)
+            + piece_terms::<V, A, Q>(pos, color, occupied, &targets, side, acc);
         danger_units[1 - c] += units;
         let i = &mut info[c];
         i.non_king = i.by_role[0] | i.by_role[1] | i.by_role[2] | i.by_role[3] | i.by_role[4];
