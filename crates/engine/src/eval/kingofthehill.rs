@@ -105,3 +105,60 @@ fn hill_terms<A: Accumulator>(
         acc.add(idx::HILL_RACE + (diff + 4).clamp(0, 8) as usize, stm.sign());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use sapper_rules::bitboard::Bb64;
+    use sapper_rules::types::Square;
+
+    /// Steps to each square by Dijkstra over single squares: entering a square of
+    /// `cost[k]` takes `k + 1` steps, a king step to any of the 8 neighbours.
+    fn dijkstra(king: Square, cost: &[Bb64; 4]) -> [Option<usize>; 64] {
+        let entry = |sq: Square| (0..4).find(|&k| cost[k].has(sq)).map(|k| k + 1);
+        let mut dist = [None; 64];
+        dist[king.index()] = Some(0);
+        let mut done = [false; 64];
+        while let Some(i) = (0..64)
+            .filter(|&i| !done[i] && dist[i].is_some())
+            .min_by_key(|&i| dist[i])
+        {
+            done[i] = true;
+            let from = Square::new(i as u8 % 8, i as u8 / 8);
+            for to in dilate(Bb64::from_square(from)).squares() {
+                if let Some(step) = entry(to) {
+                    let via = dist[i].unwrap() + step;
+                    if dist[to.index()].is_none_or(|d| via < d) {
+                        dist[to.index()] = Some(via);
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn hill_layers_give_each_goal_square_its_weighted_distance() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+        let goal = hill();
+        for _ in 0..2000 {
+            // Disjoint cost classes, with some squares in none of them.
+            let mut cost = [Bb64::EMPTY; 4];
+            for i in 0..64u8 {
+                let class = rng.gen_range(0..6);
+                if class < 4 {
+                    cost[class] |= Bb64::from_square(Square::new(i % 8, i / 8));
+                }
+            }
+            let king = Square::new(rng.gen_range(0..8), rng.gen_range(0..8));
+            let layers = hill_layers(Bb64::from_square(king), &cost);
+            let reference = dijkstra(king, &cost);
+            for sq in goal.squares() {
+                let found = layers.iter().position(|layer| layer.has(sq));
+                let expected = reference[sq.index()].filter(|&d| d < HILL_STEPS);
+                assert_eq!(found, expected, "{sq:?} from {king:?}");
+            }
+        }
+    }
+}
