@@ -19,8 +19,8 @@ use sapper_rules::variant::Variant;
 /// promotions, en passant and the sapper action; else `true` when the piece
 /// attacks the enemy king from its destination, or leaves a line between that king
 /// and an own slider (a discovered check, judged by the whole line: a superset), or
-/// for a capture, or when the variant says it may leave a threat to win
-/// ([`VariantSearch::may_threaten_win`]).
+/// for a capture in atomic (whose blast may uncover a line), or when the variant
+/// says it may leave a threat to win ([`VariantSearch::may_threaten_win`]).
 #[inline]
 pub fn may_give_check<V: VariantSearch>(pos: &Position<V>, m: Move) -> bool {
     type G<V> = <V as Variant>::G;
@@ -32,9 +32,9 @@ pub fn may_give_check<V: VariantSearch>(pos: &Position<V>, m: Move) -> bool {
         return true;
     };
     let (from, to) = (m.from(), m.to());
-    // A capture explodes in atomic: told only by playing it (the search asks of
-    // quiet moves only).
-    if pos.occupied().has(to) {
+    // A capture explodes in atomic: told only by playing it. Elsewhere the capturer
+    // stands on `to` as a quiet move's piece would.
+    if !V::CAPTURE_WINS_ONLY_THE_VICTIM && pos.occupied().has(to) {
         return true;
     }
     let sliders = pos.color(us) & (pos.role(Role::Bishop) | pos.role(Role::Rook) | pos.role(Role::Queen));

@@ -52,6 +52,23 @@ fn probcut_stored_depth(depth: i32) -> i32 {
 /// Captured-piece values for delta pruning (centipawns, pawn..king).
 const DELTA_VALUE: [i32; 6] = crate::values::EXCHANGE;
 
+/// Delta pruning in quiescence: `Some(stand_pat + captured + margin)` when even
+/// winning the captured piece of the capture `m` for free cannot bring it up to
+/// `alpha`, so that it is skipped unless it gives check (then it may mate). Not in
+/// atomic, where a capture's worth is its whole explosion, nor for a queen
+/// promotion.
+#[inline(always)]
+fn delta_futility<V: Variant>(pos: &Position<V>, m: Move, stand_pat: i32, alpha: i32) -> Option<i32> {
+    if !DELTA_PRUNING || !V::CAPTURE_WINS_ONLY_THE_VICTIM || m.kind() == MoveKind::PromoteQueen {
+        return None;
+    }
+    let captured = pos
+        .role_at(m.to())
+        .map_or(DELTA_VALUE[0], |r| DELTA_VALUE[r.index()]);
+    let futility = stand_pat + captured + sp::delta_margin();
+    (futility <= alpha).then_some(futility)
+}
+
 /// Whether a move with mine probability `p` has two possible outcomes.
 #[inline(always)]
 pub(super) fn is_chance(p: f32) -> bool {
@@ -680,6 +697,14 @@ impl<V: VariantSearch> Searcher<V> {
                 continue;
             }
             legal += 1;
+            // A quiet move is searched here only if it checks: most do not, and the
+            // test without playing (a superset) spares its SEE and copying the
+            // position. (Outside check a chance move is never searched here.)
+            let quiet = !evading && !is_noisy(pos, m);
+            let mut may_check = quiet && may_give_check(pos, m);
+            if quiet && !may_check {
+                continue;
+            }
             if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
                 continue;
             }
@@ -693,10 +718,14 @@ impl<V: VariantSearch> Searcher<V> {
                 // Only check evasions onto fogged squares get here.
                 self.chance::<false>(pos, Candidate { m, p, child: None }, alpha, beta, 0, false)
             } else {
-                // A quiet move is searched here only if it checks: most do not, and
-                // the test without playing (a superset) spares copying the position.
-                let quiet = !evading && !is_noisy(pos, m);
-                if quiet && !may_give_check(pos, m) {
+                // A capture that delta pruning would drop is searched only if it
+                // checks, told without playing where the test can.
+                let futility = (!quiet && !evading)
+                    .then(|| delta_futility(pos, m, stand_pat, alpha))
+                    .flatten();
+                may_check |= futility.is_some() && may_give_check(pos, m);
+                if let (Some(f), false) = (futility, may_check) {
+                    best_score = best_score.max(f);
                     continue;
                 }
                 let child = play_certain(pos, m, p);
@@ -704,23 +733,9 @@ impl<V: VariantSearch> Searcher<V> {
                     continue;
                 }
                 self.tt().prefetch(child.key());
-                // Delta pruning: even winning the captured piece for free cannot
-                // bring this capture up to alpha. Not in atomic, where a capture's
-                // worth is its whole explosion.
-                if DELTA_PRUNING
-                    && V::CAPTURE_WINS_ONLY_THE_VICTIM
-                    && !evading
-                    && m.kind() != MoveKind::PromoteQueen
-                    && !child.in_check()
-                {
-                    let captured = pos
-                        .role_at(m.to())
-                        .map_or(DELTA_VALUE[0], |r| DELTA_VALUE[r.index()]);
-                    let futility = stand_pat + captured + sp::delta_margin();
-                    if futility <= alpha {
-                        best_score = best_score.max(futility);
-                        continue;
-                    }
+                if let (Some(f), false) = (futility, child.in_check()) {
+                    best_score = best_score.max(f);
+                    continue;
                 }
                 -self.qsearch_child(&child, -beta, -alpha)
             };
