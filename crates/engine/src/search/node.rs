@@ -701,8 +701,7 @@ impl<V: VariantSearch> Searcher<V> {
             // test without playing (a superset) spares its SEE and copying the
             // position. (Outside check a chance move is never searched here.)
             let quiet = !evading && !is_noisy(pos, m);
-            let mut may_check = quiet && may_give_check(pos, m);
-            if quiet && !may_check {
+            if quiet && !may_give_check(pos, m) {
                 continue;
             }
             if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
@@ -723,8 +722,7 @@ impl<V: VariantSearch> Searcher<V> {
                 let futility = (!quiet && !evading)
                     .then(|| delta_futility(pos, m, stand_pat, alpha))
                     .flatten();
-                may_check |= futility.is_some() && may_give_check(pos, m);
-                if let (Some(f), false) = (futility, may_check) {
+                if let Some(f) = futility.filter(|_| !may_give_check(pos, m)) {
                     best_score = best_score.max(f);
                     continue;
                 }
