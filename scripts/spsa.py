@@ -171,8 +171,11 @@ class State:
     forfeits: int = 0
 
     def save(self, path: Path) -> None:
-        data = asdict(self)
-        path.write_text(json.dumps(data, indent=1) + "\n")
+        """Write the state beside ``path`` and rename it over ``path``, so that a run
+        stopped while writing leaves the previous state whole."""
+        staged = path.with_name(path.name + ".tmp")
+        staged.write_text(json.dumps(asdict(self), indent=1) + "\n")
+        staged.replace(path)
 
     @staticmethod
     def load(path: Path) -> State:
@@ -192,11 +195,10 @@ async def play_pair(
     ]
     points, forfeits = 0.0, 0
     try:
-        for number, plus_white in ((1, True), (2, False)):
-            white, black = engines if plus_white else engines[::-1]
+        for task in match.schedule_games([match.Opening(0, fen)], 2):
+            white, black = engines if task.engine1_white else engines[::-1]
             await white.ensure_started()
             await black.ensure_started()
-            task = match.GameTask(number, match.Opening(0, fen), plus_white)
             record = await match.play_game(task, white, black, config)
             points += record.engine1_score
             forfeits += record.forfeited_by is not None
