@@ -3,12 +3,12 @@
 //! Technique: Pradu Kannan's and Lasse Hansen's magic hashing as described on the
 //! Chess Programming Wiki ("Magic Bitboards"): for each square, the relevant
 //! occupancy is masked, multiplied by a magic number and shifted to index a
-//! per-square slice of one shared attack table, filled on first use (about a
-//! millisecond). The magic numbers are our own, found by the seeded search in the
-//! tests rather than pasted in from elsewhere.
+//! per-square slice of one shared attack table. The tables are built at compile time
+//! (`const fn`), so a lookup is two loads with no first-use check: a lazily built
+//! table cost every lookup an atomic load and a branch. The magic numbers are our
+//! own, found by the seeded search in the tests rather than pasted in from elsewhere.
 
 use super::{slide, RAY_DIRS};
-use once_cell::sync::Lazy;
 
 struct Magic {
     mask: u64,
@@ -17,50 +17,92 @@ struct Magic {
     offset: usize,
 }
 
-struct Tables {
-    rook: Vec<Magic>,
-    bishop: Vec<Magic>,
-    attacks: Vec<u64>,
-}
+/// Entries of the shared attack table: 102,400 for the rooks, then 5,248 for the
+/// bishops, the sizes of plain fancy magics.
+const ROOK_ENTRIES: usize = 102_400;
+const ATTACK_ENTRIES: usize = ROOK_ENTRIES + 5_248;
 
-static TABLES: Lazy<Tables> = Lazy::new(build);
+/// The rook's directions are `RAY_DIRS[0..4]`, the bishop's `RAY_DIRS[4..8]`.
+const ROOK_DIRS: usize = 0;
+const BISHOP_DIRS: usize = 4;
+
+static ROOK: [Magic; 64] = magics(ROOK_DIRS, &ROOK_MAGICS, 0);
+static BISHOP: [Magic; 64] = magics(BISHOP_DIRS, &BISHOP_MAGICS, ROOK_ENTRIES);
+// Built by const evaluation: about five seconds of the crate's build.
+static ATTACKS: [u64; ATTACK_ENTRIES] = attack_table();
 
 /// Rook attacks from square index `sq` (0..64) given the occupied squares.
 #[inline(always)]
 pub fn rook_attacks(sq: usize, occupied: u64) -> u64 {
-    let t = &*TABLES;
-    let m = &t.rook[sq];
-    t.attacks[m.offset + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+    let m = &ROOK[sq];
+    ATTACKS[m.offset + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
 /// Bishop attacks from square index `sq` (0..64) given the occupied squares.
 #[inline(always)]
 pub fn bishop_attacks(sq: usize, occupied: u64) -> u64 {
-    let t = &*TABLES;
-    let m = &t.bishop[sq];
-    t.attacks[m.offset + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+    let m = &BISHOP[sq];
+    ATTACKS[m.offset + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
-fn attacks_slow(sq: usize, occupied: u64, dirs: &[(i8, i8)]) -> u64 {
-    dirs.iter()
-        .map(|&d| slide(sq, d, occupied as u128, 8) as u64)
-        .fold(0, |a, b| a | b)
+/// Empty-board rays from each square in each of `RAY_DIRS`.
+const RAYS: [[u64; 64]; 8] = {
+    let mut rays = [[0; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            rays[d][sq] = slide(sq, RAY_DIRS[d], 0, 8) as u64;
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// Whether `dir` walks towards higher square indices, so that its first blocker is
+/// the lowest set bit.
+const fn ascending(dir: (i8, i8)) -> bool {
+    dir.1 > 0 || (dir.1 == 0 && dir.0 > 0)
+}
+
+/// Attacks along the four directions `RAY_DIRS[first..first + 4]`: each ray, less
+/// the ray beyond its first blocker (the classical approach: cheap enough to build
+/// the whole table at compile time in a few seconds).
+const fn ray_attacks(sq: usize, occupied: u64, first: usize) -> u64 {
+    let mut attacks = 0;
+    let mut d = first;
+    while d < first + 4 {
+        let ray = RAYS[d][sq];
+        let blockers = ray & occupied;
+        attacks |= if blockers == 0 {
+            ray
+        } else if ascending(RAY_DIRS[d]) {
+            ray ^ RAYS[d][blockers.trailing_zeros() as usize]
+        } else {
+            ray ^ RAYS[d][63 - blockers.leading_zeros() as usize]
+        };
+        d += 1;
+    }
+    attacks
 }
 
 /// The relevant-occupancy mask: the rays without their last square, since a piece
 /// on the board's edge blocks nothing further.
-fn relevant_mask(sq: usize, dirs: &[(i8, i8)]) -> u64 {
+const fn relevant_mask(sq: usize, first: usize) -> u64 {
     let mut mask = 0;
-    for &d in dirs {
-        let ray = slide(sq, d, 0, 8) as u64;
+    let mut d = first;
+    while d < first + 4 {
+        let ray = RAYS[d][sq];
         if ray != 0 {
-            let last = if (d.1 > 0) || (d.1 == 0 && d.0 > 0) {
+            let last = if ascending(RAY_DIRS[d]) {
                 63 - ray.leading_zeros()
             } else {
                 ray.trailing_zeros()
             };
             mask |= ray & !(1u64 << last);
         }
+        d += 1;
     }
     mask
 }
@@ -203,42 +245,57 @@ const BISHOP_MAGICS: [u64; 64] = [
     0x8802480d080201c0,
 ];
 
-fn fill(dirs: &[(i8, i8)], magics: &[u64; 64], attacks: &mut Vec<u64>) -> Vec<Magic> {
-    (0..64)
-        .map(|sq| {
-            let mask = relevant_mask(sq, dirs);
-            let shift = 64 - mask.count_ones();
-            let offset = attacks.len();
-            attacks.resize(offset + (1usize << mask.count_ones()), 0);
-            // Carry-Rippler enumeration of every subset of the mask.
-            let mut subset = 0u64;
-            loop {
-                let idx = (subset.wrapping_mul(magics[sq]) >> shift) as usize;
-                attacks[offset + idx] = attacks_slow(sq, subset, dirs);
-                subset = subset.wrapping_sub(mask) & mask;
-                if subset == 0 {
-                    break;
-                }
-            }
-            Magic {
-                mask,
-                magic: magics[sq],
-                shift,
-                offset,
-            }
-        })
-        .collect()
+/// Each square's mask, magic, shift and slice of the attack table, the slices laid
+/// out one after another from `base`.
+const fn magics(first: usize, magics: &[u64; 64], base: usize) -> [Magic; 64] {
+    let mut out = [const {
+        Magic {
+            mask: 0,
+            magic: 0,
+            shift: 0,
+            offset: 0,
+        }
+    }; 64];
+    let mut offset = base;
+    let mut sq = 0;
+    while sq < 64 {
+        let mask = relevant_mask(sq, first);
+        out[sq] = Magic {
+            mask,
+            magic: magics[sq],
+            shift: 64 - mask.count_ones(),
+            offset,
+        };
+        offset += 1 << mask.count_ones();
+        sq += 1;
+    }
+    out
 }
 
-fn build() -> Tables {
-    let mut attacks = Vec::with_capacity(102_400 + 5_248);
-    let rook = fill(&RAY_DIRS[..4], &ROOK_MAGICS, &mut attacks);
-    let bishop = fill(&RAY_DIRS[4..], &BISHOP_MAGICS, &mut attacks);
-    Tables {
-        rook,
-        bishop,
-        attacks,
+/// Fills each square's slice: every subset of its mask (the Carry-Rippler
+/// enumeration) hashed to its slot.
+const fn fill(table: &mut [u64; ATTACK_ENTRIES], magics: &[Magic; 64], first: usize) {
+    let mut sq = 0;
+    while sq < 64 {
+        let m = &magics[sq];
+        let mut subset = 0u64;
+        loop {
+            let idx = (subset.wrapping_mul(m.magic) >> m.shift) as usize;
+            table[m.offset + idx] = ray_attacks(sq, subset, first);
+            subset = subset.wrapping_sub(m.mask) & m.mask;
+            if subset == 0 {
+                break;
+            }
+        }
+        sq += 1;
     }
+}
+
+const fn attack_table() -> [u64; ATTACK_ENTRIES] {
+    let mut table = [0; ATTACK_ENTRIES];
+    fill(&mut table, &ROOK, ROOK_DIRS);
+    fill(&mut table, &BISHOP, BISHOP_DIRS);
+    table
 }
 
 #[cfg(test)]
@@ -246,16 +303,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_has_the_expected_size() {
-        // 102,400 rook entries and 5,248 bishop entries: the sizes of plain fancy magics.
-        assert_eq!(TABLES.attacks.len(), 102_400 + 5_248);
+    fn slices_tile_the_table() {
+        // Each square's slice starts where the previous one ends, and the last ends
+        // at the table's end: no entry is shared or left over.
+        let mut next = 0;
+        for m in ROOK.iter().chain(BISHOP.iter()) {
+            assert_eq!(m.offset, next);
+            next += 1 << (64 - m.shift);
+        }
+        assert_eq!(next, ATTACK_ENTRIES);
+    }
+
+    /// Attacks by walking each ray square by square: the reference the table and
+    /// `ray_attacks` are checked against.
+    fn walk(sq: usize, occupied: u64, first: usize) -> u64 {
+        RAY_DIRS[first..first + 4]
+            .iter()
+            .map(|&d| slide(sq, d, u128::from(occupied), 8) as u64)
+            .fold(0, |a, b| a | b)
     }
 
     #[test]
     fn every_occupancy_of_every_square() {
         for (dirs, lookup) in [
-            (&RAY_DIRS[..4], rook_attacks as fn(usize, u64) -> u64),
-            (&RAY_DIRS[4..], bishop_attacks),
+            (ROOK_DIRS, rook_attacks as fn(usize, u64) -> u64),
+            (BISHOP_DIRS, bishop_attacks),
         ] {
             for sq in 0..64 {
                 let mask = relevant_mask(sq, dirs);
@@ -263,7 +335,9 @@ mod tests {
                 loop {
                     // Pieces outside the mask must not matter either.
                     let noise = !mask & 0x8100_0000_0000_0081;
-                    assert_eq!(lookup(sq, subset | noise), attacks_slow(sq, subset | noise, dirs));
+                    let expected = walk(sq, subset | noise, dirs);
+                    assert_eq!(ray_attacks(sq, subset | noise, dirs), expected);
+                    assert_eq!(lookup(sq, subset | noise), expected);
                     subset = subset.wrapping_sub(mask) & mask;
                     if subset == 0 {
                         break;
@@ -287,13 +361,13 @@ mod tests {
 
     /// Finds a magic for `sq` by trying sparse random candidates until one maps every
     /// relevant occupancy without a harmful collision.
-    fn find_magic(sq: usize, dirs: &[(i8, i8)], rng: &mut Prng) -> u64 {
+    fn find_magic(sq: usize, dirs: usize, rng: &mut Prng) -> u64 {
         let mask = relevant_mask(sq, dirs);
         let shift = 64 - mask.count_ones();
         let mut subsets = Vec::new();
         let mut subset = 0u64;
         loop {
-            subsets.push((subset, attacks_slow(sq, subset, dirs)));
+            subsets.push((subset, ray_attacks(sq, subset, dirs)));
             subset = subset.wrapping_sub(mask) & mask;
             if subset == 0 {
                 break;
@@ -325,7 +399,7 @@ mod tests {
     #[ignore = "prints fresh magic numbers: cargo test --release regenerate_magics -- --ignored --nocapture"]
     fn regenerate_magics() {
         let mut rng = Prng(0x5a9e_7b3c_d1f0_4e21);
-        for (name, dirs) in [("ROOK", &RAY_DIRS[..4]), ("BISHOP", &RAY_DIRS[4..])] {
+        for (name, dirs) in [("ROOK", ROOK_DIRS), ("BISHOP", BISHOP_DIRS)] {
             let magics: Vec<String> = (0..64)
                 .map(|sq| format!("{:#018x}", find_magic(sq, dirs, &mut rng)))
                 .collect();
