@@ -56,9 +56,10 @@ pub mod castling {
 
 const NO_PIECE: u8 = 12;
 
-/// The piece of each mailbox code: `color * 6 + role`, and `None` for [`NO_PIECE`].
-const MAILBOX_PIECES: [Option<Piece>; NO_PIECE as usize + 1] = {
-    let mut table = [None; NO_PIECE as usize + 1];
+/// The piece of each mailbox code: `color * 6 + role`, and `None` for [`NO_PIECE`]
+/// and above. It has an entry for every `u8`, so that a lookup needs no bounds check.
+const MAILBOX_PIECES: [Option<Piece>; 256] = {
+    let mut table = [None; 256];
     let mut code = 0;
     while code < NO_PIECE as usize {
         let color = if code < 6 { Color::White } else { Color::Black };
