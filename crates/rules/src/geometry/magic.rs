@@ -8,7 +8,7 @@
 //! table cost every lookup an atomic load and a branch. The magic numbers are our
 //! own, found by the seeded search in the tests rather than pasted in from elsewhere.
 
-use super::{slide, RAY_DIRS};
+use super::{narrow, ray_table, RAY_DIRS};
 
 struct Magic {
     mask: u64,
@@ -50,16 +50,14 @@ pub fn bishop_attacks(sq: usize, occupied: u64) -> u64 {
     ATTACKS[(m.offset + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize) & INDEX_MASK]
 }
 
-/// Empty-board rays from each square in each of `RAY_DIRS`.
+/// Empty-board rays from each square in each of `RAY_DIRS`: the geometry's own ray
+/// table, narrowed to 8x8.
 const RAYS: [[u64; 64]; 8] = {
+    let wide = ray_table(8);
     let mut rays = [[0; 64]; 8];
     let mut d = 0;
     while d < 8 {
-        let mut sq = 0;
-        while sq < 64 {
-            rays[d][sq] = slide(sq, RAY_DIRS[d], 0, 8) as u64;
-            sq += 1;
-        }
+        rays[d] = narrow(&wide[d]);
         d += 1;
     }
     rays
@@ -306,6 +304,7 @@ const fn attack_table() -> [u64; TABLE_SIZE] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::slide;
 
     #[test]
     fn slices_tile_the_table() {

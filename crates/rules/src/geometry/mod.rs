@@ -3,9 +3,9 @@
 //! A [`Geometry`] bundles a bitboard type with its attack tables. Leaper tables,
 //! rays, `between` and `line` are computed at compile time by `const fn`s shared by
 //! both geometries. Sliding attacks use magic bitboards on 8x8 (their tables built at
-//! compile time too, so a lookup has no first-use check); on 8x10, where a `u128` multiply would cost more,
-//! a byte table for ranks and hyperbola quintessence (a subtraction each way, the
-//! board mirrored by a byte swap) for files and diagonals.
+//! compile time too, so a lookup has no first-use check); on 8x10, where a `u128`
+//! multiply would cost more, a byte table for ranks and hyperbola quintessence (a
+//! subtraction each way, the board mirrored by a byte swap) for files and diagonals.
 
 use crate::bitboard::{Bb128, Bb64, BitBoard};
 mod magic;
