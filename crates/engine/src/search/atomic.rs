@@ -3,7 +3,7 @@
 //! explode the king are never pruned or reduced.
 
 use crate::search::see::promotion_gain;
-use crate::search::VariantSearch;
+use crate::search::{LateQuiets, VariantSearch};
 use crate::values::{material_in, EXCHANGE, ORDERING};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::geometry::{Board8x8, Geometry};
@@ -22,6 +22,7 @@ const KING_BLAST_ORDER: i32 = 100_000;
 
 impl VariantSearch for Atomic {
     type Belief = ();
+    const LATE_QUIETS: LateQuiets = LateQuiets::AllButCritical;
 
     /// No exchange: a capture explodes at once, so its value is the balance of the
     /// blast. A multi-variant fork once lost over 150 Elo in atomic by pruning with

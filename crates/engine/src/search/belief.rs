@@ -12,7 +12,7 @@
 //! not modelled (the search cannot know them); by the law of total probability the
 //! conditioned posterior is their expectation, so the estimate is unbiased.
 
-use crate::search::VariantSearch;
+use crate::search::{LateQuiets, VariantSearch};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::moves::{Move, MoveKind};
 use sapper_rules::position::Position;
@@ -23,6 +23,7 @@ use sapper_rules::variant::minesweeper::{zone_index, MineState, Minesweeper, ZON
 /// The chance nodes' questions: which moves land on a possible mine, and how likely.
 impl VariantSearch for Minesweeper {
     type Belief = Belief;
+    const LATE_QUIETS: LateQuiets = LateQuiets::Unforcing;
 
     fn new_belief(root: &Position<Self>, naivety: f32) -> Option<Self::Belief> {
         (!root.state().full).then(|| Belief::new(root.state()).with_naivety(naivety))

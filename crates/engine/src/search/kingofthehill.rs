@@ -2,7 +2,7 @@
 //! square are never pruned or reduced, and any move of a side whose king stands next
 //! to the hill may leave a threat to win.
 
-use crate::search::VariantSearch;
+use crate::search::{LateQuiets, VariantSearch};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::geometry::{Board8x8, Geometry};
 use sapper_rules::moves::Move;
@@ -13,6 +13,7 @@ use sapper_rules::variant::KingOfTheHill;
 
 impl VariantSearch for KingOfTheHill {
     type Belief = ();
+    const LATE_QUIETS: LateQuiets = LateQuiets::AllButCritical;
 
     /// A king step toward a free hill square when the king is within two steps of it.
     #[inline(always)]

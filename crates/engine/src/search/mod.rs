@@ -22,7 +22,7 @@ pub mod timeman;
 pub mod tt;
 mod variant;
 
-pub use variant::VariantSearch;
+pub use variant::{LateQuiets, VariantSearch};
 
 use crate::eval::nnue::AccumulatorStack;
 use crate::eval::params::EvalParams;

@@ -20,7 +20,7 @@ use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BO
 use super::see::see_ge;
 use super::tt::{Bound, TtHit};
 use super::{Searcher, NO_EVAL, STACK_OFFSET};
-use crate::search::VariantSearch;
+use crate::search::{LateQuiets, VariantSearch};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::movegen::GenType;
 use sapper_rules::moves::{Move, MoveKind};
@@ -338,11 +338,16 @@ impl<V: VariantSearch> Searcher<V> {
         let mut legal = 0usize;
         let mut quiets_tried: SmallVec<[usize; 64]> = SmallVec::new();
         let mut noisy_tried: SmallVec<[usize; 32]> = SmallVec::new();
+        // `LateQuiets::AllButCritical` once late-move pruning has started.
+        let mut skipping_quiets = false;
         let tt_noisy = tt_move.is_some() && is_noisy(pos, tt_move);
         self.stack[si + 1].killers = [Move::NONE; 2];
         self.keys.push(key);
         while let Some(m) = picker.next_move(&self.histories) {
-            if m == excluded || !pos.is_legal(m) {
+            if m == excluded
+                || (skipping_quiets && !is_noisy(pos, m) && !V::is_critical(pos, m))
+                || !pos.is_legal(m)
+            {
                 continue;
             }
             legal += 1;
@@ -375,6 +380,13 @@ impl<V: VariantSearch> Searcher<V> {
                     let lmp_limit = (sp::lmp_base() + depth * depth) as usize / (2 - usize::from(improving));
                     if LATE_MOVE_PRUNING && !PV && depth <= sp::lmp_depth() && quiets_tried.len() >= lmp_limit
                     {
+                        // Stockfish's moveCountPruning: later quiet moves go too,
+                        // checks included, as far as the variant allows.
+                        match V::LATE_QUIETS {
+                            LateQuiets::All => picker.skip_quiets(),
+                            LateQuiets::AllButCritical => skipping_quiets = true,
+                            LateQuiets::Unforcing => {}
+                        }
                         continue;
                     }
                     // Futility pruning: a quiet move cannot lift a position this far

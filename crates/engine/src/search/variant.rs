@@ -8,6 +8,21 @@ use sapper_rules::position::Position;
 use sapper_rules::types::Square;
 use sapper_rules::variant::{Chess, ThreeCheck};
 
+/// What late-move pruning drops once it has dropped a quiet move at a node.
+/// Stockfish's moveCountPruning drops every later quiet move, checks included;
+/// the variants whose quiet moves can win or threaten to cannot drop them all.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LateQuiets {
+    /// Every later quiet move: the picker generates no more.
+    All,
+    /// Every later quiet move but the variant's critical ones
+    /// ([`VariantSearch::is_critical`]), which the picker cannot tell.
+    AllButCritical,
+    /// Only those that neither check nor threaten a win, one at a time (three-check,
+    /// where a check is a third of a win; minesweeper, not measured).
+    Unforcing,
+}
+
 /// A variant's search hooks. Each has a default that changes nothing (chess), and
 /// every one is called whatever the variant, so an override can never be skipped.
 /// A variant the search plays has an evaluation, hence the supertrait.
@@ -61,6 +76,9 @@ pub trait VariantSearch: VariantEval {
         false
     }
 
+    /// What late-move pruning drops once it starts ([`LateQuiets`]).
+    const LATE_QUIETS: LateQuiets = LateQuiets::All;
+
     /// Moves the search must never prune or reduce (atomic: threats to explode the
     /// king; king of the hill: king steps toward a free hill square).
     #[inline(always)]
@@ -75,4 +93,5 @@ impl VariantSearch for Chess {
 
 impl VariantSearch for ThreeCheck {
     type Belief = ();
+    const LATE_QUIETS: LateQuiets = LateQuiets::Unforcing;
 }
