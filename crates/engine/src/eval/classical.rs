@@ -1,8 +1,9 @@
 //! Chess terms after Stockfish's classical evaluation (`evaluate.cpp` and
 //! `pawns.cpp`, Stockfish 11-12): threats by the attacker's role, hanging and
-//! restricted pieces, passed pawns' king distances and free paths, phalanxes and
-//! backward pawns, outposts and the smaller piece terms. Stockfish's formulas are kept
-//! where they are linear; where it multiplies two counts (space), the product is the
+//! restricted pieces, passed pawns' king distances and free paths, outposts and the
+//! smaller piece terms (its phalanxes and backward pawns, whose weights are in
+//! [`BLOCKS`] too, depend on the pawns alone and are [`super::pawns`]'s).
+//! Stockfish's formulas are kept where they are linear; where it multiplies two counts (space), the product is the
 //! coefficient. The weights are fitted (`sapper tune`), not Stockfish's.
 //!
 //! Read by chess, king of the hill, three-check, atomic and minesweeper (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
@@ -109,7 +110,6 @@ pub fn classical_terms<V: Variant, A: Accumulator>(
     for color in Color::ALL {
         threats(pos, info, color, acc);
         passed_pawns(pos, info, color, acc);
-        pawn_shape(pos, info, color, acc);
         pieces(pos, info, color, space, acc);
     }
 }
@@ -226,30 +226,6 @@ fn passed_pawns<V: Variant, A: Accumulator>(
             }
         }
     }
-}
-
-/// Phalanxes and backward pawns (Stockfish's `pawns.cpp`).
-#[inline]
-fn pawn_shape<V: Variant, A: Accumulator>(
-    pos: &Position<V>,
-    info: &[SideInfo<Bb<V>>; 2],
-    color: Color,
-    acc: &mut A,
-) {
-    let s = color.sign();
-    let own = pos.pieces(color, Role::Pawn);
-    let theirs = pos.pieces(!color, Role::Pawn);
-    for sq in (own & (own.east() | own.west())).squares() {
-        acc.add(idx::PAWN_PHALANX + rank8::<V::G>(sq, color), s);
-    }
-    // No own pawn beside or behind on a neighbouring file, and the stop square
-    // attacked or blocked by an enemy pawn; isolated pawns are counted as isolated.
-    let isolated = info[color.index()].isolated;
-    let span = fill_forward(color, own);
-    let supportable = span.east() | span.west();
-    let stop_hit = backward(color, info[(!color).index()].pawn_attacks() | theirs);
-    let backward_pawns = own & !supportable & !isolated & stop_hit;
-    acc.add(idx::PAWN_BACKWARD, s * backward_pawns.count() as i32);
 }
 
 /// Outposts, minor and rook placement, the king's pawn distance, and space when

@@ -10,12 +10,13 @@
 //! (what the tuner fits and what UCI `eval` prints).
 //!
 //! Terms: material and piece-square tables, bishop pair, tempo; pawn structure
-//! (doubled, isolated, supported, passed by rank), mobility by piece type, king safety
+//! (doubled, isolated, supported, passed by rank, phalanxes, backward pawns: [`pawns`],
+//! whose sums the search keeps per structure), mobility by piece type, king safety
 //! (pawn shield, attacks on the king zone), rooks on open files, pawn and minor
 //! threats; chess, king of the hill, three-check, atomic and minesweeper: king
 //! danger from attackers, weak squares and checks ([`king`]), threats by role,
-//! hanging pieces, passed pawns' king distances and paths, phalanxes, backward
-//! pawns, outposts, space ([`classical`]);
+//! hanging pieces, passed pawns' king distances and paths, outposts, space
+//! ([`classical`]);
 //! atomic: king blast threats, the best blast's net value, pieces next to the own
 //! king, connected kings; king of the hill: safe-path distance to the hill, the
 //! race, hill control and blockers; minesweeper: pieces that must cross the fog.
@@ -36,12 +37,14 @@ pub mod kingofthehill;
 pub mod minesweeper;
 pub mod nnue;
 pub mod params;
+pub mod pawns;
 mod threecheck;
 pub mod variant;
 
 pub use variant::{VariantEval, VariantKindEval};
 
 use crate::eval::nnue::Network;
+use crate::eval::pawns::PawnTable;
 use once_cell::sync::Lazy;
 pub use params::load_params_file;
 use params::{block_of, idx, EvalParams, N_PARAMS};
@@ -155,9 +158,17 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
 
 /// Receives the evaluation's terms: `coef` times weight `index`, White's point of
 /// view (Black's terms come with negated coefficients).
-pub trait Accumulator {
+pub trait Accumulator: Sized {
     /// Adds `coef * weights[index]` (both halves).
     fn add(&mut self, index: usize, coef: i32);
+
+    /// Adds the pawn-structure terms of `pos` ([`pawns::terms`]) and returns each
+    /// side's passed pawns. A [`Scorer`] with a [`PawnTable`] replays both from the
+    /// table when it knows the structure.
+    #[inline(always)]
+    fn pawn_structure<V: Variant>(&mut self, pos: &Position<V>) -> pawns::Passed<V> {
+        pawns::terms(pos, self)
+    }
 }
 
 /// The fast path: sums `coef * weight` in integers, both halves at once in one
@@ -165,6 +176,8 @@ pub trait Accumulator {
 pub struct Scorer<'a> {
     packed: &'a [i64; N_PARAMS],
     sum: i64,
+    /// The pawn-structure sums under these weights, when the caller keeps them.
+    pawns: Option<&'a mut PawnTable>,
 }
 
 impl<'a> Scorer<'a> {
@@ -174,6 +187,17 @@ impl<'a> Scorer<'a> {
         Scorer {
             packed: params.packed(),
             sum: 0,
+            pawns: None,
+        }
+    }
+
+    /// A zero sum over `params` that reads and fills `pawns` (whose entries must
+    /// all have been summed under `params`).
+    #[inline(always)]
+    pub fn with_pawn_table(params: &'a EvalParams, pawns: &'a mut PawnTable) -> Scorer<'a> {
+        Scorer {
+            pawns: Some(pawns),
+            ..Scorer::new(params)
         }
     }
 
@@ -190,6 +214,28 @@ impl Accumulator for Scorer<'_> {
         self.sum = self
             .sum
             .wrapping_add((coef as i64).wrapping_mul(self.packed[index]));
+    }
+
+    #[inline(always)]
+    fn pawn_structure<V: Variant>(&mut self, pos: &Position<V>) -> pawns::Passed<V> {
+        let Some(table) = self.pawns.take() else {
+            return pawns::terms(pos, self);
+        };
+        let key = pawns::key(pos);
+        let passed = if let Some((packed, passed)) = table.get::<V>(key) {
+            self.sum = self.sum.wrapping_add(packed);
+            passed
+        } else {
+            // The structure's terms alone, then added: the packed sum wraps, so
+            // the order of the additions does not change the total.
+            let before = std::mem::replace(&mut self.sum, 0);
+            let passed = pawns::terms(pos, self);
+            table.put::<V>(key, self.sum, passed);
+            self.sum = self.sum.wrapping_add(before);
+            passed
+        };
+        self.pawns = Some(table);
+        passed
     }
 }
 
@@ -270,7 +316,23 @@ pub fn evaluate<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> i32 {
 /// The hand-written (linear) evaluation of `pos` for the side to move, centipawns.
 #[inline]
 pub fn evaluate_linear<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> i32 {
-    let mut acc = Scorer::new(params);
+    score(pos, Scorer::new(params))
+}
+
+/// [`evaluate_linear`], with the pawn-structure terms read from `pawns` when it has
+/// them and stored there when not (the search's path). Every entry of `pawns` must
+/// have been made under `params`: [`PawnTable::clear`] when they change.
+#[inline]
+pub fn evaluate_linear_with<V: VariantEval>(
+    pos: &Position<V>,
+    params: &EvalParams,
+    pawns: &mut PawnTable,
+) -> i32 {
+    score(pos, Scorer::with_pawn_table(params, pawns))
+}
+
+#[inline(always)]
+fn score<V: VariantEval>(pos: &Position<V>, mut acc: Scorer) -> i32 {
     let phase = terms(pos, &mut acc);
     let [mg, eg] = acc.halves();
     taper(mg, eg, phase) * pos.side_to_move().sign()
@@ -490,8 +552,6 @@ pub struct SideInfo<B> {
     /// This side's passed pawns (set by the pawn-structure pass, before
     /// [`VariantEval::eval_terms`] reads it).
     pub(crate) passed: B,
-    /// This side's isolated pawns (set with [`SideInfo::passed`]).
-    pub(crate) isolated: B,
 }
 
 impl<B: BitBoard> SideInfo<B> {
@@ -595,6 +655,10 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
             if role != Role::King {
                 acc.add(idx::MATERIAL + r, s * n);
             }
+            // The pawns' squares are the pawn structure's (below).
+            if role == Role::Pawn {
+                continue;
+            }
             for sq in pieces.squares() {
                 acc.add(idx::PST_PAWN + 64 * r + table_index::<G<V>>(sq, color), s);
             }
@@ -616,7 +680,6 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
         zone_attack_weight: 0,
         ring_attacks: 0,
         passed: Bb::<V>::EMPTY,
-        isolated: Bb::<V>::EMPTY,
     }; 2];
     for color in Color::ALL {
         let i = &mut info[color.index()];
@@ -625,6 +688,9 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
             i.by_role[Role::King.index()] = G::<V>::king_attacks(k);
             i.king_zone = i.king_ring().with(k);
         }
+    }
+    for (side, passed) in info.iter_mut().zip(acc.pawn_structure(pos)) {
+        side.passed = passed;
     }
     let mut danger_units = [0i32; 2];
     for color in Color::ALL {
@@ -649,27 +715,12 @@ pub fn terms<V: VariantEval, A: Accumulator>(pos: &Position<V>, acc: &mut A) -> 
         i.all = i.non_king | i.by_role[5];
     }
 
-    // Pawn structure, rooks, threats, king safety.
+    // Rooks, threats, king safety.
     for color in Color::ALL {
         let s = color.sign();
         let c = color.index();
         let own = pos.pieces(color, Role::Pawn);
         let theirs = pos.pieces(!color, Role::Pawn);
-
-        let doubled = own & rear_span(color, own);
-        acc.add(idx::PAWN_DOUBLED, s * doubled.count() as i32);
-        let files = fill_forward(color, fill_forward(!color, own));
-        let isolated = own & !(files.east() | files.west());
-        acc.add(idx::PAWN_ISOLATED, s * isolated.count() as i32);
-        let supported = own & info[c].pawn_attacks();
-        acc.add(idx::PAWN_SUPPORTED, s * supported.count() as i32);
-        let stoppers = theirs | theirs.east() | theirs.west();
-        let passed = own & !rear_span(color, stoppers) & !doubled;
-        info[c].passed = passed;
-        info[c].isolated = isolated;
-        for sq in passed.squares() {
-            acc.add(idx::PAWN_PASSED + (table_index::<G<V>>(sq, color) >> 3), s);
-        }
 
         for sq in pos.pieces(color, Role::Rook).squares() {
             let file = Bb::<V>::file(sq.file());
