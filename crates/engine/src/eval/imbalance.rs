@@ -40,9 +40,12 @@ pub const fn theirs(a: usize, b: usize) -> usize {
     20 + a * (a - 1) / 2 + b
 }
 
+/// Entries in an [`ImbalanceTable`] (a power of two): 1,024 of 16 bytes.
+const TABLE_SIZE: usize = 1 << 10;
+
 /// The counts of the kinds for `color`: `[pair, pawns, knights, bishops, rooks, queens]`.
 #[inline(always)]
-fn counts<V: Variant>(pos: &Position<V>, color: Color) -> [i32; KINDS] {
+pub(crate) fn counts<V: Variant>(pos: &Position<V>, color: Color) -> [i32; KINDS] {
     let n = |r: Role| pos.pieces(color, r).count() as i32;
     let bishops = n(Role::Bishop);
     [
@@ -58,8 +61,13 @@ fn counts<V: Variant>(pos: &Position<V>, color: Color) -> [i32; KINDS] {
 /// Adds the imbalance's coefficients of `pos` to `acc` (White's point of view).
 #[inline]
 pub fn imbalance_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut A) {
-    let w = counts(pos, Color::White);
-    let b = counts(pos, Color::Black);
+    acc.imbalance(counts(pos, Color::White), counts(pos, Color::Black));
+}
+
+/// Adds the imbalance's coefficients of White's counts `w` and Black's `b`
+/// ([`counts`]) to `acc`.
+#[inline]
+pub(crate) fn terms_of_counts<A: Accumulator>(w: [i32; KINDS], b: [i32; KINDS], acc: &mut A) {
     // Every coefficient is a difference of the two sides' products: none without
     // a difference in material (most positions a search meets).
     if w == b {
@@ -78,6 +86,55 @@ pub fn imbalance_terms<V: Variant, A: Accumulator>(pos: &Position<V>, acc: &mut 
                 acc.add(idx::IMBALANCE + theirs(a, k), c);
             }
         }
+    }
+}
+
+/// The key of the counts `w` and `b` ([`counts`]): pawns to queens, five bits each
+/// (a side has at most 16 pieces), both sides; exact, and never 0 (an empty entry).
+#[inline(always)]
+pub(crate) fn key(w: [i32; KINDS], b: [i32; KINDS]) -> u64 {
+    w[1..].iter().chain(&b[1..]).fold(1, |k, &n| (k << 5) | n as u64)
+}
+
+/// Imbalance sums by material: the packed `[mg, eg]` sum ([`super::params::pack`])
+/// of the counts' terms under one set of parameters, direct-mapped by [`key`]
+/// (Stockfish's `Material::Table`). Empty it whenever the parameters may change.
+pub struct ImbalanceTable {
+    entries: Vec<(u64, i64)>,
+}
+
+impl Default for ImbalanceTable {
+    fn default() -> Self {
+        ImbalanceTable {
+            entries: vec![(0, 0); TABLE_SIZE],
+        }
+    }
+}
+
+impl ImbalanceTable {
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill((0, 0));
+    }
+
+    #[inline(always)]
+    fn index(key: u64) -> usize {
+        // The key's bits mixed (Fibonacci hashing): its low bits alone are Black's
+        // queens and rooks.
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_SIZE.trailing_zeros())) as usize
+    }
+
+    /// The packed sum stored for `key`, if any.
+    #[inline(always)]
+    pub(crate) fn get(&self, key: u64) -> Option<i64> {
+        let (k, packed) = self.entries[Self::index(key)];
+        (k == key).then_some(packed)
+    }
+
+    /// Stores the packed sum of `key`.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, key: u64, packed: i64) {
+        self.entries[Self::index(key)] = (key, packed);
     }
 }
 

@@ -43,6 +43,7 @@ pub mod variant;
 
 pub use variant::{VariantEval, VariantKindEval};
 
+use crate::eval::imbalance::ImbalanceTable;
 use crate::eval::nnue::Network;
 use crate::eval::pawns::PawnTable;
 use once_cell::sync::Lazy;
@@ -169,6 +170,32 @@ pub trait Accumulator: Sized {
     fn pawn_structure<V: Variant>(&mut self, pos: &Position<V>) -> pawns::Passed<V> {
         pawns::terms(pos, self)
     }
+
+    /// Adds the material imbalance of White's counts `w` and Black's `b`
+    /// ([`imbalance::counts`]). A [`Scorer`] with an [`ImbalanceTable`] replays it from
+    /// the table when it knows the material.
+    #[inline(always)]
+    fn imbalance(&mut self, w: [i32; 6], b: [i32; 6]) {
+        imbalance::terms_of_counts(w, b, self);
+    }
+}
+
+/// The evaluation's caches of one search thread: sums of terms that depend on part
+/// of the position only, under one set of parameters ([`EvalTables::clear`] when
+/// they may have changed).
+#[derive(Default)]
+pub struct EvalTables {
+    pawns: PawnTable,
+    imbalance: ImbalanceTable,
+}
+
+impl EvalTables {
+    /// Forgets every entry: at the start of a search, whose evaluation parameters
+    /// may not be the last search's.
+    pub fn clear(&mut self) {
+        self.pawns.clear();
+        self.imbalance.clear();
+    }
 }
 
 /// The fast path: sums `coef * weight` in integers, both halves at once in one
@@ -176,8 +203,8 @@ pub trait Accumulator: Sized {
 pub struct Scorer<'a> {
     packed: &'a [i64; N_PARAMS],
     sum: i64,
-    /// The pawn-structure sums under these weights, when the caller keeps them.
-    pawns: Option<&'a mut PawnTable>,
+    /// The caches of sums under these weights, when the caller keeps them.
+    tables: Option<&'a mut EvalTables>,
 }
 
 impl<'a> Scorer<'a> {
@@ -187,18 +214,30 @@ impl<'a> Scorer<'a> {
         Scorer {
             packed: params.packed(),
             sum: 0,
-            pawns: None,
+            tables: None,
         }
     }
 
-    /// A zero sum over `params` that reads and fills `pawns` (whose entries must
+    /// A zero sum over `params` that reads and fills `tables` (whose entries must
     /// all have been summed under `params`).
     #[inline(always)]
-    pub fn with_pawn_table(params: &'a EvalParams, pawns: &'a mut PawnTable) -> Scorer<'a> {
+    pub fn with_tables(params: &'a EvalParams, tables: &'a mut EvalTables) -> Scorer<'a> {
         Scorer {
-            pawns: Some(pawns),
+            tables: Some(tables),
             ..Scorer::new(params)
         }
+    }
+
+    /// Adds what `compute` adds, also returned alone: a packed sum of its own.
+    #[inline(always)]
+    fn sum_apart<T>(&mut self, compute: impl FnOnce(&mut Self) -> T) -> (i64, T) {
+        // The packed sum wraps, so the order of the additions does not change the
+        // total.
+        let before = std::mem::replace(&mut self.sum, 0);
+        let out = compute(self);
+        let apart = self.sum;
+        self.sum = apart.wrapping_add(before);
+        (apart, out)
     }
 
     /// The `[mg, eg]` sums so far, White's point of view, centipawns.
@@ -218,24 +257,39 @@ impl Accumulator for Scorer<'_> {
 
     #[inline(always)]
     fn pawn_structure<V: Variant>(&mut self, pos: &Position<V>) -> pawns::Passed<V> {
-        let Some(table) = self.pawns.take() else {
+        let Some(tables) = self.tables.take() else {
             return pawns::terms(pos, self);
         };
         let key = pawns::key(pos);
-        let passed = if let Some((packed, passed)) = table.get::<V>(key) {
+        let passed = if let Some((packed, passed)) = tables.pawns.get::<V>(key) {
             self.sum = self.sum.wrapping_add(packed);
             passed
         } else {
-            // The structure's terms alone, then added: the packed sum wraps, so
-            // the order of the additions does not change the total.
-            let before = std::mem::replace(&mut self.sum, 0);
-            let passed = pawns::terms(pos, self);
-            table.put::<V>(key, self.sum, passed);
-            self.sum = self.sum.wrapping_add(before);
+            let (packed, passed) = self.sum_apart(|acc| pawns::terms(pos, acc));
+            tables.pawns.put::<V>(key, packed, passed);
             passed
         };
-        self.pawns = Some(table);
+        self.tables = Some(tables);
         passed
+    }
+
+    #[inline(always)]
+    fn imbalance(&mut self, w: [i32; 6], b: [i32; 6]) {
+        // Equal material has no imbalance: nothing to look up.
+        if w == b {
+            return;
+        }
+        let Some(tables) = self.tables.take() else {
+            return imbalance::terms_of_counts(w, b, self);
+        };
+        let key = imbalance::key(w, b);
+        if let Some(packed) = tables.imbalance.get(key) {
+            self.sum = self.sum.wrapping_add(packed);
+        } else {
+            let (packed, ()) = self.sum_apart(|acc| imbalance::terms_of_counts(w, b, acc));
+            tables.imbalance.put(key, packed);
+        }
+        self.tables = Some(tables);
     }
 }
 
@@ -319,16 +373,17 @@ pub fn evaluate_linear<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -
     score(pos, Scorer::new(params))
 }
 
-/// [`evaluate_linear`], with the pawn-structure terms read from `pawns` when it has
-/// them and stored there when not (the search's path). Every entry of `pawns` must
-/// have been made under `params`: [`PawnTable::clear`] when they change.
+/// [`evaluate_linear`], with the pawn structure's and the material imbalance's terms
+/// read from `tables` when they have them and stored there when not (the search's
+/// path). Every entry of `tables` must have been made under `params`:
+/// [`EvalTables::clear`] when they change.
 #[inline]
 pub fn evaluate_linear_with<V: VariantEval>(
     pos: &Position<V>,
     params: &EvalParams,
-    pawns: &mut PawnTable,
+    tables: &mut EvalTables,
 ) -> i32 {
-    score(pos, Scorer::with_pawn_table(params, pawns))
+    score(pos, Scorer::with_tables(params, tables))
 }
 
 #[inline(always)]

@@ -93,7 +93,7 @@ struct Entry {
 }
 
 /// Pawn-structure sums by pawn key, direct-mapped (a new entry replaces the old one
-/// at its index). One per search thread.
+/// at its index). One per search thread ([`super::EvalTables`]).
 pub struct PawnTable {
     entries: Vec<Entry>,
 }
@@ -135,16 +135,17 @@ impl PawnTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{default_params, evaluate_linear, evaluate_linear_with, VariantEval};
+    use crate::eval::{default_params, evaluate_linear, evaluate_linear_with, EvalTables, VariantEval};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
     use sapper_rules::variant::{Atomic, Chess, KingOfTheHill, Minesweeper, ThreeCheck};
 
-    /// Random games of `V`: at every position the table's evaluation (a miss, then
-    /// a hit) equals the evaluation without one.
+    /// Random games of `V`: at every position the evaluation through the search's
+    /// tables (this pawn table and the imbalance table; a miss, then a hit) equals
+    /// the evaluation without them.
     fn table_changes_no_evaluation<V: VariantEval>(seed: u64) {
         let params = default_params(V::KIND);
-        let mut table = PawnTable::default();
+        let mut table = EvalTables::default();
         let mut rng = StdRng::seed_from_u64(seed);
         let mut positions = 0;
         for _ in 0..20 {
@@ -166,7 +167,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_changes_no_evaluation_in_any_variant() {
+    fn the_tables_change_no_evaluation_in_any_variant() {
         table_changes_no_evaluation::<Chess>(1);
         table_changes_no_evaluation::<Atomic>(2);
         table_changes_no_evaluation::<KingOfTheHill>(3);

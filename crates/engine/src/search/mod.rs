@@ -26,8 +26,7 @@ pub use variant::{LateQuiets, VariantSearch};
 
 use crate::eval::nnue::AccumulatorStack;
 use crate::eval::params::EvalParams;
-use crate::eval::pawns::PawnTable;
-use crate::eval::{endgame, evaluate_linear_with};
+use crate::eval::{endgame, evaluate_linear_with, EvalTables};
 use crate::host::Instant;
 use correction::CorrectionHistory;
 use eval_cache::EvalCache;
@@ -233,8 +232,9 @@ pub struct Searcher<V: VariantSearch> {
     correction: CorrectionHistory,
     /// Static evaluations of this thread's search, by key.
     eval_cache: EvalCache,
-    /// The pawn structures' terms under this search's parameters.
-    pawn_table: PawnTable,
+    /// Sums of the evaluation's pawn-structure and imbalance terms under this
+    /// search's parameters.
+    eval_tables: EvalTables,
     stack: Box<[Frame; MAX_PLY + STACK_OFFSET + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -305,7 +305,7 @@ impl<V: VariantSearch> Searcher<V> {
             histories: Histories::default(),
             correction: CorrectionHistory::default(),
             eval_cache: EvalCache::default(),
-            pawn_table: PawnTable::default(),
+            eval_tables: EvalTables::default(),
             stack: Box::new([Frame::default(); MAX_PLY + STACK_OFFSET + 2]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -402,7 +402,7 @@ impl<V: VariantSearch> Searcher<V> {
         // The network or the parameters may have changed since the last search.
         self.nnue.clear();
         self.eval_cache.clear();
-        self.pawn_table.clear();
+        self.eval_tables.clear();
         self.belief = if options.mine_chance {
             V::new_belief(root, options.mine_naivety)
         } else {
@@ -817,7 +817,7 @@ impl<V: VariantSearch> Searcher<V> {
             _ => {
                 let key = pos.key();
                 self.eval_cache.get(key).unwrap_or_else(|| {
-                    let eval = evaluate_linear_with(pos, params, &mut self.pawn_table);
+                    let eval = evaluate_linear_with(pos, params, &mut self.eval_tables);
                     self.eval_cache.put(key, eval);
                     eval
                 })
