@@ -3,8 +3,9 @@
 //! restricted pieces, passed pawns' king distances and free paths, outposts and the
 //! smaller piece terms (its phalanxes and backward pawns, whose weights are in
 //! [`BLOCKS`] too, depend on the pawns alone and are [`super::pawns`]'s).
-//! Stockfish's formulas are kept where they are linear; where it multiplies two counts (space), the product is the
-//! coefficient. The weights are fitted (`sapper tune`), not Stockfish's.
+//! Stockfish's formulas are kept where they are linear; where it multiplies two
+//! counts (space), the product is the coefficient. The weights are fitted (`sapper
+//! tune`), not Stockfish's.
 //!
 //! Read by chess, king of the hill, three-check, atomic and minesweeper (their `Variant::EVAL_BLOCKS` start with [`BLOCKS`]):
 //! other variants' files may leave the blocks out, and their evaluations never compute

@@ -228,16 +228,34 @@ impl<'a> Scorer<'a> {
         }
     }
 
-    /// Adds what `compute` adds, also returned alone: a packed sum of its own.
+    /// Adds the terms `compute` adds and returns what it returns, replayed from
+    /// `tables` when `get` finds their packed sum there, else computed and given to
+    /// `put` (their sum alone, with what `compute` returned). Without tables,
+    /// `compute` runs as it is.
     #[inline(always)]
-    fn sum_apart<T>(&mut self, compute: impl FnOnce(&mut Self) -> T) -> (i64, T) {
-        // The packed sum wraps, so the order of the additions does not change the
-        // total.
-        let before = std::mem::replace(&mut self.sum, 0);
-        let out = compute(self);
-        let apart = self.sum;
-        self.sum = apart.wrapping_add(before);
-        (apart, out)
+    fn replay<T: Copy>(
+        &mut self,
+        get: impl FnOnce(&EvalTables) -> Option<(i64, T)>,
+        put: impl FnOnce(&mut EvalTables, i64, T),
+        compute: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let Some(tables) = self.tables.take() else {
+            return compute(self);
+        };
+        let out = if let Some((packed, out)) = get(tables) {
+            self.sum = self.sum.wrapping_add(packed);
+            out
+        } else {
+            // The terms alone, then added: the packed sum wraps, so the order of
+            // the additions does not change the total.
+            let before = std::mem::replace(&mut self.sum, 0);
+            let out = compute(self);
+            put(tables, self.sum, out);
+            self.sum = self.sum.wrapping_add(before);
+            out
+        };
+        self.tables = Some(tables);
+        out
     }
 
     /// The `[mg, eg]` sums so far, White's point of view, centipawns.
@@ -257,39 +275,29 @@ impl Accumulator for Scorer<'_> {
 
     #[inline(always)]
     fn pawn_structure<V: Variant>(&mut self, pos: &Position<V>) -> pawns::Passed<V> {
-        let Some(tables) = self.tables.take() else {
+        if self.tables.is_none() {
             return pawns::terms(pos, self);
-        };
+        }
         let key = pawns::key(pos);
-        let passed = if let Some((packed, passed)) = tables.pawns.get::<V>(key) {
-            self.sum = self.sum.wrapping_add(packed);
-            passed
-        } else {
-            let (packed, passed) = self.sum_apart(|acc| pawns::terms(pos, acc));
-            tables.pawns.put::<V>(key, packed, passed);
-            passed
-        };
-        self.tables = Some(tables);
-        passed
+        self.replay(
+            |t| t.pawns.get::<V>(key),
+            |t, packed, passed| t.pawns.put::<V>(key, packed, passed),
+            |acc| pawns::terms(pos, acc),
+        )
     }
 
     #[inline(always)]
     fn imbalance(&mut self, w: [i32; 6], b: [i32; 6]) {
         // Equal material has no imbalance: nothing to look up.
-        if w == b {
-            return;
-        }
-        let Some(tables) = self.tables.take() else {
+        if w == b || self.tables.is_none() {
             return imbalance::terms_of_counts(w, b, self);
-        };
-        let key = imbalance::key(w, b);
-        if let Some(packed) = tables.imbalance.get(key) {
-            self.sum = self.sum.wrapping_add(packed);
-        } else {
-            let (packed, ()) = self.sum_apart(|acc| imbalance::terms_of_counts(w, b, acc));
-            tables.imbalance.put(key, packed);
         }
-        self.tables = Some(tables);
+        let key = imbalance::key(w, b);
+        self.replay(
+            |t| t.imbalance.get(key).map(|packed| (packed, ())),
+            |t, packed, ()| t.imbalance.put(key, packed),
+            |acc| imbalance::terms_of_counts(w, b, acc),
+        )
     }
 }
 
