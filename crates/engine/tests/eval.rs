@@ -5,11 +5,12 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sapper_engine::eval::params::{block_of, content_hash, EvalParams, ParamsError, N_PARAMS, SCHEMA};
 use sapper_engine::eval::{
-    coefficients, default_params, evaluate, load_params_file, trace, VariantEval, MAX_PHASE,
+    coefficients, default_params, evaluate, evaluate_linear, evaluate_linear_with, load_params_file, trace,
+    EvalTables, VariantEval, MAX_PHASE,
 };
 use sapper_rules::position::Position;
 use sapper_rules::variant::minesweeper::{random_layout, Minesweeper};
-use sapper_rules::variant::{Atomic, Chess, KingOfTheHill, Variant, VariantKind};
+use sapper_rules::variant::{Atomic, Chess, KingOfTheHill, ThreeCheck, Variant, VariantKind};
 
 /// The colour-mirrored FEN of an 8x8 position: ranks reversed, colours swapped.
 fn mirror_fen(fen: &str) -> String {
@@ -169,6 +170,30 @@ fn trace_coefficients_reproduce_evaluate_exactly() {
     check_trace_reproduces::<Atomic>(12);
     check_trace_reproduces::<KingOfTheHill>(13);
     check_trace_reproduces::<Minesweeper>(14);
+}
+
+/// At every random position of `V` the evaluation through the search's tables
+/// (pawn structure and imbalance; a miss, then a hit) equals the evaluation without
+/// them.
+fn check_tables_change_nothing<V: VariantEval>(seed: u64) {
+    let params = default_params(V::KIND);
+    let mut tables = EvalTables::default();
+    let positions = random_positions::<V>(seed, 20);
+    assert!(positions.len() > 200, "{}", positions.len());
+    for pos in positions {
+        let expected = evaluate_linear(&pos, &params);
+        assert_eq!(evaluate_linear_with(&pos, &params, &mut tables), expected);
+        assert_eq!(evaluate_linear_with(&pos, &params, &mut tables), expected);
+    }
+}
+
+#[test]
+fn evaluation_tables_change_no_evaluation_in_any_variant() {
+    check_tables_change_nothing::<Chess>(31);
+    check_tables_change_nothing::<Atomic>(32);
+    check_tables_change_nothing::<KingOfTheHill>(33);
+    check_tables_change_nothing::<ThreeCheck>(34);
+    check_tables_change_nothing::<Minesweeper>(35);
 }
 
 #[test]
