@@ -10,47 +10,98 @@ use sapper_rules::position::{Bb, Position};
 use sapper_rules::types::Role;
 use sapper_rules::variant::Variant;
 
-/// Whether the legal move `m`, whose outcome is certain, may give check or (king of
-/// the hill) threaten to win next move: `false` only when it surely does neither,
-/// so that `pos.after(m).in_check()` and `V::threatens_win(pos.after(m))` are
-/// `false` whenever this is. `true` for every move of a variant without the test
-/// ([`VariantSearch::QUIET_CHECK_TEST`]), for king moves (a king uncovers a check
-/// when it leaves an atomic king's side, and steps toward the hill), castling,
-/// promotions, en passant and the sapper action; else `true` when the piece
-/// attacks the enemy king from its destination, or leaves a line between that king
-/// and an own slider (a discovered check, judged by the whole line: a superset), or
-/// for a capture in atomic (whose blast may uncover a line), or when the variant
-/// says it may leave a threat to win ([`VariantSearch::may_threaten_win`]).
-#[inline]
-pub fn may_give_check<V: VariantSearch>(pos: &Position<V>, m: Move) -> bool {
-    type G<V> = <V as Variant>::G;
-    if !V::QUIET_CHECK_TEST || m.kind() != MoveKind::Normal || V::may_threaten_win(pos, m) {
-        return true;
+/// What [`CheckInfo::may_give_check`] needs to know of a node, computed once for
+/// all its moves (Stockfish's `StateInfo::checkSquares` and `blockersForKing`):
+/// the squares from which each role would attack the enemy king, and the side to
+/// move's pieces whose leaving may uncover a check.
+pub struct CheckInfo<V: Variant> {
+    /// `false` when every move may check: the variant has no test
+    /// ([`VariantSearch::QUIET_CHECK_TEST`]) or the enemy has no king.
+    active: bool,
+    /// The side to move's pieces that stand alone between one of its sliders and
+    /// the enemy king (a discovered check when they leave the line).
+    discoverers: Bb<V>,
+    /// By [`Role::index`]: where a piece of that role attacks the enemy king, with
+    /// the occupancy of the node (the king's own entry is empty: a king move is
+    /// always a candidate).
+    squares: [Bb<V>; 6],
+}
+
+impl<V: VariantSearch> CheckInfo<V> {
+    /// The node's check squares and discoverers.
+    #[inline]
+    pub fn new(pos: &Position<V>) -> CheckInfo<V> {
+        type G<V> = <V as Variant>::G;
+        let us = pos.side_to_move();
+        let empty = CheckInfo {
+            active: false,
+            discoverers: Bb::<V>::EMPTY,
+            squares: [Bb::<V>::EMPTY; 6],
+        };
+        let Some(king) = pos.king(!us).filter(|_| V::QUIET_CHECK_TEST) else {
+            return empty;
+        };
+        let occupied = pos.occupied();
+        let ours = pos.color(us);
+        let bishops = (pos.role(Role::Bishop) | pos.role(Role::Queen)) & ours;
+        let rooks = (pos.role(Role::Rook) | pos.role(Role::Queen)) & ours;
+        let snipers = (G::<V>::bishop_rays(king) & bishops) | (G::<V>::rook_rays(king) & rooks);
+        let mut discoverers = Bb::<V>::EMPTY;
+        for sniper in snipers.squares() {
+            let blockers = G::<V>::between(king, sniper) & occupied;
+            if blockers.any() && !blockers.more_than_one() {
+                discoverers |= blockers & ours;
+            }
+        }
+        let diagonal = G::<V>::bishop_attacks(king, occupied);
+        let straight = G::<V>::rook_attacks(king, occupied);
+        CheckInfo {
+            active: true,
+            discoverers,
+            squares: [
+                G::<V>::pawn_attacks(!us, king),
+                G::<V>::knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bb::<V>::EMPTY,
+            ],
+        }
     }
-    let us = pos.side_to_move();
-    let (Some(king), Some(role)) = (pos.king(!us), pos.role_at(m.from())) else {
-        return true;
-    };
-    let (from, to) = (m.from(), m.to());
-    // A capture explodes in atomic: told only by playing it. Elsewhere the capturer
-    // stands on `to` as a quiet move's piece would.
-    if !V::CAPTURE_WINS_ONLY_THE_VICTIM && pos.occupied().has(to) {
-        return true;
+
+    /// Whether the legal move `m`, whose outcome is certain, may give check or
+    /// (king of the hill) threaten to win next move: `false` only when it surely
+    /// does neither, so that `pos.after(m).in_check()` and
+    /// `V::threatens_win(pos.after(m))` are `false` whenever this is. `true` for
+    /// every move of a variant without the test, for king moves (a king uncovers a
+    /// check when it leaves an atomic king's side, and steps toward the hill),
+    /// castling, promotions, en passant and the sapper action; else `true` when the
+    /// piece attacks the enemy king from its destination, or leaves a line between
+    /// that king and an own slider where it stood alone (a discovered check), or
+    /// for a capture in atomic (whose blast may uncover a line), or when the
+    /// variant says it may leave a threat to win ([`VariantSearch::may_threaten_win`]).
+    ///
+    /// The check squares hold with the node's occupancy, not the one after `m`:
+    /// they differ only where the moving piece stood between the king and its
+    /// destination on one line, and a slider there either attacked the king
+    /// already (no legal position, or atomic's touching kings, where nothing is
+    /// check) or was blocked nearer the king, as it stays.
+    #[inline]
+    pub fn may_give_check(&self, pos: &Position<V>, m: Move) -> bool {
+        if !self.active || m.kind() != MoveKind::Normal || V::may_threaten_win(pos, m) {
+            return true;
+        }
+        let (from, to) = (m.from(), m.to());
+        // A capture explodes in atomic: told only by playing it. Elsewhere the
+        // capturer stands on `to` as a quiet move's piece would.
+        if !V::CAPTURE_WINS_ONLY_THE_VICTIM && pos.occupied().has(to) {
+            return true;
+        }
+        let Some(role) = pos.role_at(from) else {
+            return true;
+        };
+        role == Role::King || self.discoverers.has(from) || self.squares[role.index()].has(to)
     }
-    let sliders = pos.color(us) & (pos.role(Role::Bishop) | pos.role(Role::Rook) | pos.role(Role::Queen));
-    if (G::<V>::line(king, from) & sliders).any() {
-        return true;
-    }
-    let occupied = pos.occupied().without(from).with(to);
-    let attacks: Bb<V> = match role {
-        Role::King => return true,
-        Role::Pawn => G::<V>::pawn_attacks(us, to),
-        Role::Knight => G::<V>::knight_attacks(to),
-        Role::Bishop => G::<V>::bishop_attacks(to, occupied),
-        Role::Rook => G::<V>::rook_attacks(to, occupied),
-        Role::Queen => G::<V>::queen_attacks(to, occupied),
-    };
-    attacks.has(king)
 }
 
 #[cfg(test)]
@@ -71,10 +122,11 @@ mod tests {
                 if moves.is_empty() || pos.outcome().is_some() {
                     break;
                 }
+                let info = CheckInfo::new(&pos);
                 for &m in &moves {
                     let mut child = pos;
                     child.play(m);
-                    if !may_give_check(&pos, m) {
+                    if !info.may_give_check(&pos, m) {
                         cleared += 1;
                         assert!(
                             !child.in_check() && !V::threatens_win(&child),

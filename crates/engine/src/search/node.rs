@@ -12,7 +12,7 @@
 //! the enemy king is never pruned or reduced; in king of the hill neither is a king
 //! step toward a free hill square within two steps of it.
 
-use super::check_test::may_give_check;
+use super::check_test::CheckInfo;
 use super::correction::{CorrectionHistory, Slots};
 use super::ordering::{capture_index, is_noisy, piece_to, MovePicker, OrderContext, Previous};
 use super::params as sp;
@@ -237,7 +237,8 @@ impl<V: VariantSearch> Searcher<V> {
         // adds the correction history's estimate of its error here; `eval`, used by
         // the pruning below, is refined by a stored search score when its bound says
         // the true value lies beyond the evaluation.
-        let slots = CorrectionHistory::slots(pos, self.previous_two());
+        // In check there is no evaluation to correct, nor a correction to learn.
+        let slots = (!in_check).then(|| CorrectionHistory::slots(pos, self.previous_two()));
         let (raw_eval, static_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL, NO_EVAL)
         } else if excluded.is_some() {
@@ -246,7 +247,7 @@ impl<V: VariantSearch> Searcher<V> {
             (frame.raw_eval, frame.eval, frame.eval)
         } else {
             let raw = self.tt_or_static_eval(pos, tt_hit.map(|h| h.eval));
-            let corrected = self.corrected(raw, &slots);
+            let corrected = slots.as_ref().map_or(raw, |slots| self.corrected(raw, slots));
             (
                 raw,
                 corrected,
@@ -343,6 +344,8 @@ impl<V: VariantSearch> Searcher<V> {
         let tt_noisy = tt_move.is_some() && is_noisy(pos, tt_move);
         self.stack[si + 1].killers = [Move::NONE; 2];
         self.keys.push(key);
+        // Built at the first quiet move (a hash-move cut-off needs none).
+        let mut check_info: Option<CheckInfo<V>> = None;
         while let Some(m) = picker.next_move(&self.histories) {
             if m == excluded
                 || (skipping_quiets && !is_noisy(pos, m) && !V::is_critical(pos, m))
@@ -365,8 +368,12 @@ impl<V: VariantSearch> Searcher<V> {
             // is played now, so that pruning can spare it; any other is played once
             // pruning has let it through (`check_test` tells without playing).
             let p = self.mine_probability(pos, m);
-            let mut child =
-                (!noisy && !is_chance(p) && may_give_check(pos, m)).then(|| play_certain(pos, m, p));
+            let mut child = (!noisy
+                && !is_chance(p)
+                && check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .may_give_check(pos, m))
+            .then(|| play_certain(pos, m, p));
             let gives_check = child.as_ref().is_some_and(|c| c.in_check());
 
             // Step 11. Pruning at shallow depth, once a move has secured a non-losing
@@ -599,11 +606,11 @@ impl<V: VariantSearch> Searcher<V> {
         // capture's result (the evaluation cannot see material about to fall), nor
         // from a bound on the side the evaluation already lies (Stockfish's rule).
         let noisy_best = best_move.is_some() && is_noisy(pos, best_move);
-        if !in_check
-            && !noisy_best
-            && ((best_score < static_eval && best_score < beta)
-                || (best_score > static_eval && best_move.is_some()))
-        {
+        if let Some(slots) = slots.filter(|_| {
+            !noisy_best
+                && ((best_score < static_eval && best_score < beta)
+                    || (best_score > static_eval && best_move.is_some()))
+        }) {
             self.correction.update(&slots, best_score - static_eval, depth);
         }
         // In check there is no static evaluation: the entry says so (`NO_EVAL`).
@@ -702,6 +709,7 @@ impl<V: VariantSearch> Searcher<V> {
             ..OrderContext::default()
         };
         let mut picker = MovePicker::new(pos, gen, &order);
+        let mut check_info: Option<CheckInfo<V>> = None;
         let mut legal = 0;
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next_move(&self.histories) {
@@ -713,7 +721,11 @@ impl<V: VariantSearch> Searcher<V> {
             // test without playing (a superset) spares its SEE and copying the
             // position. (Outside check a chance move is never searched here.)
             let quiet = !evading && !is_noisy(pos, m);
-            if quiet && !may_give_check(pos, m) {
+            if quiet
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .may_give_check(pos, m)
+            {
                 continue;
             }
             if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
@@ -734,7 +746,11 @@ impl<V: VariantSearch> Searcher<V> {
                 let futility = (!quiet && !evading)
                     .then(|| delta_futility(pos, m, stand_pat, alpha))
                     .flatten();
-                if let Some(f) = futility.filter(|_| !may_give_check(pos, m)) {
+                if let Some(f) = futility.filter(|_| {
+                    !check_info
+                        .get_or_insert_with(|| CheckInfo::new(pos))
+                        .may_give_check(pos, m)
+                }) {
                     best_score = best_score.max(f);
                     continue;
                 }
