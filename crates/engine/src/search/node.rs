@@ -354,6 +354,7 @@ impl<V: VariantSearch> Searcher<V> {
                 continue;
             }
             legal += 1;
+            self.tt().prefetch_after(pos, m);
             let noisy = is_noisy(pos, m);
             let critical = V::is_critical(pos, m);
             let pt = piece_to(pos, m);
@@ -728,6 +729,7 @@ impl<V: VariantSearch> Searcher<V> {
             {
                 continue;
             }
+            self.tt().prefetch_after(pos, m);
             if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
                 continue;
             }
