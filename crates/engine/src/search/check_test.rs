@@ -42,17 +42,7 @@ impl<V: VariantSearch> CheckInfo<V> {
             return empty;
         };
         let occupied = pos.occupied();
-        let ours = pos.color(us);
-        let bishops = (pos.role(Role::Bishop) | pos.role(Role::Queen)) & ours;
-        let rooks = (pos.role(Role::Rook) | pos.role(Role::Queen)) & ours;
-        let snipers = (G::<V>::bishop_rays(king) & bishops) | (G::<V>::rook_rays(king) & rooks);
-        let mut discoverers = Bb::<V>::EMPTY;
-        for sniper in snipers.squares() {
-            let blockers = G::<V>::between(king, sniper) & occupied;
-            if blockers.any() && !blockers.more_than_one() {
-                discoverers |= blockers & ours;
-            }
-        }
+        let discoverers = pos.sole_blockers(king, us) & pos.color(us);
         let diagonal = G::<V>::bishop_attacks(king, occupied);
         let straight = G::<V>::rook_attacks(king, occupied);
         CheckInfo {

@@ -354,7 +354,9 @@ impl<V: VariantSearch> Searcher<V> {
                 continue;
             }
             legal += 1;
-            self.tt().prefetch_after(pos, m);
+            // The child's entry is fetched while pruning decides and the move is
+            // made (`key_after` guesses; the prefetch once it is made covers misses).
+            self.tt().prefetch(pos.key_after(m));
             let noisy = is_noisy(pos, m);
             let critical = V::is_critical(pos, m);
             let pt = piece_to(pos, m);
@@ -729,7 +731,7 @@ impl<V: VariantSearch> Searcher<V> {
             {
                 continue;
             }
-            self.tt().prefetch_after(pos, m);
+            self.tt().prefetch(pos.key_after(m));
             if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
                 continue;
             }

@@ -7,9 +7,6 @@
 //! entries.
 
 use sapper_rules::moves::Move;
-use sapper_rules::position::Position;
-use sapper_rules::variant::Variant;
-use sapper_rules::zobrist;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score says about the true value.
@@ -179,31 +176,6 @@ impl TranspositionTable {
     #[inline(always)]
     fn cluster(&self, key: u64) -> &[Entry] {
         &self.clusters[self.index(key)].0
-    }
-
-    /// Prefetches the entry of the position after `m` before `m` is played
-    /// (Stockfish's `prefetch(key_after(m))`), so the fetch overlaps the pruning
-    /// decisions and the copy-make. The key is guessed as the plain move's: exact
-    /// for a move that takes at most the piece on its destination and changes no
-    /// castling right or variant state; for any other a wasted prefetch, which
-    /// the prefetch after the move is made covers.
-    #[inline(always)]
-    pub fn prefetch_after<V: Variant>(&self, pos: &Position<V>, m: Move) {
-        let Some(piece) = pos.piece_at(m.from()) else {
-            return;
-        };
-        let (from, to) = (m.from().index(), m.to().index());
-        let mut key = pos.key()
-            ^ zobrist::SIDE
-            ^ zobrist::piece_square(piece.index(), from)
-            ^ zobrist::piece_square(piece.index(), to);
-        if let Some(victim) = pos.piece_at(m.to()) {
-            key ^= zobrist::piece_square(victim.index(), to);
-        }
-        if let Some(ep) = pos.ep_square() {
-            key ^= zobrist::en_passant(ep.file());
-        }
-        self.prefetch(key);
     }
 
     /// Looks `key` up. Returns the entry if one with this exact key is stored.
