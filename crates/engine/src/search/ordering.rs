@@ -316,12 +316,11 @@ impl<'a, V: VariantSearch> MovePicker<'a, V> {
         // Most calls come in the quiet stage, between two of its moves: answered
         // before the stages' jump table, whose indirect branch was mispredicted
         // about twice a node.
-        if self.stage == Stage::Quiet && !self.skip_quiets && self.next < self.moves.len() {
-            let i = self.select(self.next, self.moves.len());
-            if self.scores[i] > UNDERPROMOTION {
-                return Some(self.moves[i]);
+        if self.stage == Stage::Quiet {
+            if let Some(m) = self.next_quiet() {
+                return Some(m);
             }
-            self.next -= 1;
+            self.stage = Stage::BadNoisy;
         }
         loop {
             match self.stage {
@@ -380,13 +379,8 @@ impl<'a, V: VariantSearch> MovePicker<'a, V> {
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    if !self.skip_quiets && self.next < self.moves.len() {
-                        let i = self.select(self.next, self.moves.len());
-                        if self.scores[i] > UNDERPROMOTION {
-                            return Some(self.moves[i]);
-                        }
-                        // Only underpromotions are left: they come last.
-                        self.next -= 1;
+                    if let Some(m) = self.next_quiet() {
+                        return Some(m);
                     }
                     self.stage = Stage::BadNoisy;
                 }
@@ -411,6 +405,20 @@ impl<'a, V: VariantSearch> MovePicker<'a, V> {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// The quiet stage's next move, or `None` when it is over: quiet moves skipped,
+    /// or only underpromotions left (they come last, in their own stage).
+    #[inline(always)]
+    fn next_quiet(&mut self) -> Option<Move> {
+        if !self.skip_quiets && self.next < self.moves.len() {
+            let i = self.select(self.next, self.moves.len());
+            if self.scores[i] > UNDERPROMOTION {
+                return Some(self.moves[i]);
+            }
+            self.next -= 1;
+        }
+        None
     }
 
     /// Moves the best-scored move of `[from, to)` to `from` and steps past it
