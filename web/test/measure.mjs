@@ -1,5 +1,6 @@
 // Measurements for web/README.md (not a test: timings vary with the machine's load).
 //   SAPPER_NATIVE=../target/release/sapper node test/measure.mjs [bench depth] [rounds]
+// (SAPPER_DIST=folder measures another build's dist/, e.g. a simd128 one.)
 // Prints the download size of the page (raw, gzip, brotli), the time from
 // `new Worker('sapper.js')` to `uciok` (first and repeated), and `bench` nodes per
 // second in chromium against the native binary, alternating rounds.
@@ -12,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { serve } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.join(here, '..', 'dist');
+const dist = process.env.SAPPER_DIST || path.join(here, '..', 'dist');
 const depth = process.argv[2] || '13';
 const rounds = Number(process.argv[3] || 3);
 
