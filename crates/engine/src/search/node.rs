@@ -716,13 +716,11 @@ impl<V: VariantSearch> Searcher<V> {
         let mut legal = 0;
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next_move(&self.histories) {
-            if !pos.is_legal(m) {
-                continue;
-            }
-            legal += 1;
             // A quiet move is searched here only if it checks: most do not, and the
-            // test without playing (a superset) spares its SEE and copying the
-            // position. (Outside check a chance move is never searched here.)
+            // test without playing (a superset) spares its legality test, its SEE
+            // and copying the position. (Outside check a chance move is never
+            // searched here.) Only an evading node counts its legal moves, and
+            // there every move is tested.
             let quiet = !evading && !is_noisy(pos, m);
             if quiet
                 && !check_info
@@ -731,6 +729,10 @@ impl<V: VariantSearch> Searcher<V> {
             {
                 continue;
             }
+            if !pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
             self.tt().prefetch(pos.key_after(m));
             if SEE_PRUNING && !evading && !picker.last_see_ge_zero(m) && !V::is_critical(pos, m) {
                 continue;
