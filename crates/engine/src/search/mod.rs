@@ -318,6 +318,7 @@ impl<V: VariantSearch> Searcher<V> {
                 sapper_rules::types::Color::White,
                 0,
                 0,
+                timeman::OPENING_SHARE,
                 Instant::now(),
             ),
             stopped: false,
@@ -380,6 +381,7 @@ impl<V: VariantSearch> Searcher<V> {
             root.side_to_move(),
             game_ply,
             options.move_overhead,
+            V::OPENING_TIME_SHARE,
             start,
         );
         self.best_changes = 0.0;

@@ -67,12 +67,21 @@ pub struct TimeManager {
 impl TimeManager {
     /// Plans the search of `side` at game ply `ply` (0 at the start position, +1 per
     /// half-move) under `limits`, keeping `overhead_ms` per move in reserve.
-    pub fn new(limits: &Limits, side: Color, ply: u32, overhead_ms: u64, start: Instant) -> TimeManager {
+    /// `opening_share` is the variant's sudden-death share at ply 0 ([`budget`]).
+    pub fn new(
+        limits: &Limits,
+        side: Color,
+        ply: u32,
+        overhead_ms: u64,
+        opening_share: f64,
+        start: Instant,
+    ) -> TimeManager {
         let (optimum, maximum) = if let Some(mt) = limits.movetime {
             // Use all of it: no optimum, so iterations go on until the deadline.
             (None, Some(mt.saturating_sub(overhead_ms).max(1)))
         } else if let Some(time) = limits.time[side.index()] {
-            let (opt, max) = budget(time, limits.inc[side.index()], limits.movestogo, ply, overhead_ms);
+            let inc = limits.inc[side.index()];
+            let (opt, max) = budget(time, inc, limits.movestogo, ply, overhead_ms, opening_share);
             (Some(opt), Some(max))
         } else {
             (None, None)
@@ -121,22 +130,44 @@ impl TimeManager {
     }
 }
 
+/// Sudden death's share of the clock at ply 0 for a variant whose games are as long
+/// as chess's ([`VariantSearch::OPENING_TIME_SHARE`](super::VariantSearch::OPENING_TIME_SHARE)'s
+/// default).
+pub const OPENING_SHARE: f64 = 0.018;
+/// Sudden death's share grows by this much a ply up to [`LATE_SHARE`].
+const SHARE_PER_PLY: f64 = 0.00034;
+/// The most sudden death's share grows to (reached at ply 80 from [`OPENING_SHARE`]).
+const LATE_SHARE: f64 = OPENING_SHARE + 80.0 * SHARE_PER_PLY;
+
 /// Optimum and maximum (milliseconds, both at least 1) for a move with `time` on the
 /// clock, `inc` per move, `movestogo` moves to the control and game ply `ply`.
 ///
 /// The clock is spread over the moves still to come, `movestogo` or [`HORIZON`]:
 /// `left = time + inc * (moves - 1) - overhead * (moves + 2)`. In sudden death the
 /// share of `left` grows with the game ply (early moves matter less and the game may
-/// be long; later the horizon really shortens), from 1.8% at ply 0 to about 4.5% at
-/// ply 80, and never above a fifth of the clock. The maximum allows a move up to
-/// five times the optimum (fewer with few moves to go) within 80% of the clock.
-pub fn budget(time: u64, inc: u64, movestogo: Option<u32>, ply: u32, overhead: u64) -> (u64, u64) {
+/// be long; later the horizon really shortens), from `opening_share` at ply 0 (1.8%,
+/// [`OPENING_SHARE`], for chess) by 0.034% a ply to at most about 4.5%, and never
+/// above a fifth of the clock. The maximum allows a move up to five times the
+/// optimum (fewer with few moves to go) within 80% of the clock.
+pub fn budget(
+    time: u64,
+    inc: u64,
+    movestogo: Option<u32>,
+    ply: u32,
+    overhead: u64,
+    opening_share: f64,
+) -> (u64, u64) {
     let moves = movestogo.map_or(HORIZON, |m| (m as u64).clamp(1, HORIZON));
     let time_f = time as f64;
     let left = (time_f + (inc * (moves - 1)) as f64 - (overhead * (moves + 2)) as f64).max(1.0);
     let ply = ply.min(400) as f64;
     let (share, stretch) = match movestogo {
-        None => ((0.018 + 0.00034 * ply.min(80.0)).min(0.2 * time_f / left), 5.0),
+        None => (
+            (opening_share + SHARE_PER_PLY * ply)
+                .min(LATE_SHARE.max(opening_share))
+                .min(0.2 * time_f / left),
+            5.0,
+        ),
         Some(_) => {
             let m = moves as f64;
             (
@@ -209,7 +240,7 @@ mod tests {
             (60_000, 0, Some(40)),
         ] {
             for ply in [0, 30, 80, 300] {
-                let (opt, max) = budget(time, inc, mtg, ply, 10);
+                let (opt, max) = budget(time, inc, mtg, ply, 10, OPENING_SHARE);
                 assert!(
                     1 <= opt && opt <= max,
                     "{time}+{inc} {mtg:?} ply {ply}: {opt} {max}"
@@ -218,34 +249,63 @@ mod tests {
             }
         }
         // Almost no time left: still a positive budget below what remains.
-        let tm = TimeManager::new(&clock(20, 0, None), Color::White, 10, 30, Instant::now());
+        let tm = TimeManager::new(
+            &clock(20, 0, None),
+            Color::White,
+            10,
+            30,
+            OPENING_SHARE,
+            Instant::now(),
+        );
         assert_eq!(tm.maximum().unwrap().as_millis(), 1);
     }
 
     #[test]
     fn sudden_death_spends_more_as_the_game_goes_on() {
-        let (early, _) = budget(5_000, 50, None, 0, 10);
-        let (late, _) = budget(5_000, 50, None, 60, 10);
+        let (early, _) = budget(5_000, 50, None, 0, 10, OPENING_SHARE);
+        let (late, _) = budget(5_000, 50, None, 60, 10, OPENING_SHARE);
         assert!(early < late, "{early} {late}");
         // 5s+0.05s: a typical game of 60 moves uses most of the clock, not a quarter.
-        let (opt, max) = budget(5_000, 50, None, 20, 10);
+        let (opt, max) = budget(5_000, 50, None, 20, 10, OPENING_SHARE);
         assert!((100..=300).contains(&opt), "optimum {opt}");
         assert!(max >= 3 * opt, "maximum {max}");
     }
 
     #[test]
+    fn a_larger_opening_share_spends_more_early_and_the_same_late() {
+        let atomic = 0.028;
+        for (time, inc) in [(5_000, 50), (60_000, 0), (300, 0)] {
+            let (chess_early, _) = budget(time, inc, None, 0, 10, OPENING_SHARE);
+            let (atomic_early, max) = budget(time, inc, None, 0, 10, atomic);
+            assert!(
+                atomic_early >= chess_early && atomic_early <= max,
+                "{time}: {chess_early} {atomic_early}"
+            );
+            let (chess_late, _) = budget(time, inc, None, 120, 10, OPENING_SHARE);
+            let (atomic_late, _) = budget(time, inc, None, 120, 10, atomic);
+            assert_eq!(chess_late, atomic_late, "{time}");
+        }
+        let (chess_early, _) = budget(5_000, 50, None, 0, 10, OPENING_SHARE);
+        let (atomic_early, _) = budget(5_000, 50, None, 0, 10, atomic);
+        assert!(
+            atomic_early as f64 >= 1.4 * chess_early as f64,
+            "{chess_early} {atomic_early}"
+        );
+    }
+
+    #[test]
     fn the_last_move_before_the_control_uses_most_of_the_clock() {
-        let (opt, max) = budget(10_000, 0, Some(1), 40, 10);
+        let (opt, max) = budget(10_000, 0, Some(1), 40, 10, OPENING_SHARE);
         assert!(opt >= 4_000, "optimum {opt}");
         assert!(max <= 8_000, "maximum {max}");
-        let (opt40, _) = budget(10_000, 0, Some(40), 40, 10);
+        let (opt40, _) = budget(10_000, 0, Some(40), 40, 10, OPENING_SHARE);
         assert!(opt40 < opt / 10, "{opt40}");
     }
 
     #[test]
     fn increment_adds_time() {
-        let (without, _) = budget(5_000, 0, None, 20, 10);
-        let (with, _) = budget(5_000, 100, None, 20, 10);
+        let (without, _) = budget(5_000, 0, None, 20, 10, OPENING_SHARE);
+        let (with, _) = budget(5_000, 100, None, 20, 10, OPENING_SHARE);
         assert!(with > without, "{without} {with}");
     }
 
@@ -255,7 +315,7 @@ mod tests {
             movetime: Some(1_000),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&limits, Color::Black, 0, 10, Instant::now());
+        let tm = TimeManager::new(&limits, Color::Black, 0, 10, OPENING_SHARE, Instant::now());
         assert_eq!(tm.maximum().unwrap().as_millis(), 990);
         assert!(tm.optimum().is_none());
     }

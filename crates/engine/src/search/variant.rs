@@ -79,6 +79,11 @@ pub trait VariantSearch: VariantEval {
     /// What late-move pruning drops once it starts ([`LateQuiets`]).
     const LATE_QUIETS: LateQuiets = LateQuiets::All;
 
+    /// Sudden death's share of the clock for the first move, growing with the ply
+    /// ([`timeman::budget`](super::timeman::budget)): chess's games are long, so
+    /// their first moves get less than later ones.
+    const OPENING_TIME_SHARE: f64 = super::timeman::OPENING_SHARE;
+
     /// Moves the search must never prune or reduce (atomic: threats to explode the
     /// king; king of the hill: king steps toward a free hill square).
     #[inline(always)]
