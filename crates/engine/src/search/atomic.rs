@@ -27,7 +27,7 @@ impl VariantSearch for Atomic {
     /// over 29 moves here, 50 elsewhere (Multi-Variant Stockfish's `MoveHorizon`),
     /// and spent about 0.24 s a move in the first 20 plies of 5s+0.05s games
     /// where Sapper spent 0.16 s.
-    const OPENING_TIME_SHARE: f64 = 0.028;
+    const OPENING_TIME_SHARE: f64 = crate::search::timeman::SHORT_GAME_OPENING_SHARE;
 
     /// No exchange: a capture explodes at once, so its value is the balance of the
     /// blast. A multi-variant fork once lost over 150 Elo in atomic by pruning with

@@ -19,7 +19,7 @@ impl VariantSearch for KingOfTheHill {
     /// hill in a middlegame). With chess's share Sapper spent 0.20 s a move over the
     /// first 20 plies of 5s+0.05s games, and fell 2 plies behind the specialist's
     /// depth from ply 40; with this one, 0.25 s (+31 Elo at 5s+0.05s, CHANGELOG).
-    const OPENING_TIME_SHARE: f64 = 0.028;
+    const OPENING_TIME_SHARE: f64 = crate::search::timeman::SHORT_GAME_OPENING_SHARE;
 
     /// A king step toward a free hill square when the king is within two steps of it.
     #[inline(always)]

@@ -318,7 +318,7 @@ impl<V: VariantSearch> Searcher<V> {
                 sapper_rules::types::Color::White,
                 0,
                 0,
-                timeman::OPENING_SHARE,
+                V::OPENING_TIME_SHARE,
                 Instant::now(),
             ),
             stopped: false,

@@ -134,6 +134,10 @@ impl TimeManager {
 /// as chess's ([`VariantSearch::OPENING_TIME_SHARE`](super::VariantSearch::OPENING_TIME_SHARE)'s
 /// default).
 pub const OPENING_SHARE: f64 = 0.018;
+/// Sudden death's share of the clock at ply 0 for a variant whose games are short
+/// and decided early (atomic, king of the hill): Multi-Variant Stockfish plans
+/// atomic's clock over 29 moves, where chess's horizon is 50.
+pub const SHORT_GAME_OPENING_SHARE: f64 = 0.028;
 /// Sudden death's share grows by this much a ply up to [`LATE_SHARE`].
 const SHARE_PER_PLY: f64 = 0.00034;
 /// The most sudden death's share grows to (reached at ply 80 from [`OPENING_SHARE`]).
@@ -273,7 +277,7 @@ mod tests {
 
     #[test]
     fn a_larger_opening_share_spends_more_early_and_the_same_late() {
-        let atomic = 0.028;
+        let atomic = SHORT_GAME_OPENING_SHARE;
         for (time, inc) in [(5_000, 50), (60_000, 0), (300, 0)] {
             let (chess_early, _) = budget(time, inc, None, 0, 10, OPENING_SHARE);
             let (atomic_early, max) = budget(time, inc, None, 0, 10, atomic);
