@@ -1,9 +1,12 @@
 //! King of the hill's evaluation terms: the weighted step distance to each hill
 //! square, the race, control, blockers and safe hill squares; besides chess's king
-//! danger ([`king`]) and classical terms ([`classical`]).
+//! danger ([`king`]), classical terms ([`classical`]) and the material imbalance
+//! ([`imbalance`]; Multi-Variant Stockfish keeps tables of its own for the variant).
 
 use crate::eval::params::idx;
-use crate::eval::{backward, classical, dilate, king, rear_span, Accumulator, SideInfo, VariantEval};
+use crate::eval::{
+    backward, classical, dilate, imbalance, king, rear_span, Accumulator, SideInfo, VariantEval,
+};
 use sapper_rules::bitboard::BitBoard;
 use sapper_rules::position::{Bb, Position};
 use sapper_rules::types::{Color, Role};
@@ -11,13 +14,14 @@ use sapper_rules::variant::kingofthehill::hill;
 use sapper_rules::variant::KingOfTheHill;
 
 impl VariantEval for KingOfTheHill {
-    const EVAL_BLOCKS: &'static [&'static str] = classical::BLOCKS;
+    const EVAL_BLOCKS: &'static [&'static str] = classical::classical_blocks!("imbalance");
 
     #[inline(always)]
     fn eval_terms<A: Accumulator>(pos: &Position<Self>, info: &[SideInfo<Bb<Self>>; 2], acc: &mut A) {
         hill_terms(pos, info, acc);
         king::king_attack_terms(pos, info, acc);
         classical::classical_terms(pos, info, acc);
+        imbalance::imbalance_terms(pos, acc);
     }
 }
 
