@@ -1,10 +1,12 @@
 //! Three-check's evaluation: chess's ([`king`] danger and the [`classical`] terms)
 //! with three-check's own king danger (Multi-Variant Stockfish's weights; every
 //! check counts once the attacker has given one, safe or not), scaled by the checks
-//! the attacker has given, and the checks each side has given.
+//! the attacker has given, the checks each side has given, and the material
+//! imbalance ([`imbalance`]; Multi-Variant Stockfish keeps tables of its own for
+//! the variant, with a bishop pair worth more than a knight).
 
 use crate::eval::params::idx;
-use crate::eval::{classical, king, Accumulator, SideInfo, VariantEval};
+use crate::eval::{classical, imbalance, king, Accumulator, SideInfo, VariantEval};
 use sapper_rules::position::{Bb, Position};
 use sapper_rules::types::Color;
 use sapper_rules::variant::threecheck::CHECKS_TO_WIN;
@@ -50,7 +52,7 @@ fn danger(
 }
 
 impl VariantEval for ThreeCheck {
-    const EVAL_BLOCKS: &'static [&'static str] = classical::classical_blocks!("three_check");
+    const EVAL_BLOCKS: &'static [&'static str] = classical::classical_blocks!("three_check", "imbalance");
 
     /// Multi-Variant Stockfish's `KingAttackWeights` for three-check: knight 115,
     /// bishop 64, rook 62, queen 35 (chess 81, 52, 44, 10).
@@ -77,6 +79,7 @@ impl VariantEval for ThreeCheck {
         for color in Color::ALL {
             acc.add(idx::THREE_CHECK + given[color.index()], color.sign());
         }
+        imbalance::imbalance_terms(pos, acc);
     }
 }
 
