@@ -23,6 +23,12 @@ pub const SEE_VALUE: [i32; 6] = EXCHANGE;
 
 /// Whether the exchange started by `m` gains at least `threshold` centipawns.
 pub fn see_ge<V: VariantSearch>(pos: &Position<V>, m: Move, threshold: i32) -> bool {
+    exchange_ge(pos, m, threshold) || V::passes_see(pos, m)
+}
+
+/// Whether the exchange's material alone gains at least `threshold` centipawns.
+#[inline]
+fn exchange_ge<V: VariantSearch>(pos: &Position<V>, m: Move, threshold: i32) -> bool {
     if matches!(m.kind(), MoveKind::Castle | MoveKind::Sapper) {
         return 0 >= threshold;
     }
@@ -109,7 +115,7 @@ fn swap_ge<V: Variant>(pos: &Position<V>, m: Move, threshold: i32) -> bool {
 mod tests {
     use super::*;
     use sapper_rules::notation::parse_uci_move;
-    use sapper_rules::variant::{Atomic, Chess};
+    use sapper_rules::variant::{Atomic, Chess, ThreeCheck};
 
     fn see<V: VariantSearch>(fen: &str, mv: &str, threshold: i32) -> bool {
         let (pos, _) = Position::<V>::from_fen(fen).unwrap();
@@ -127,6 +133,22 @@ mod tests {
         let fen = "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1";
         assert!(see::<Chess>(fen, "d3e5", -220));
         assert!(!see::<Chess>(fen, "d3e5", 0));
+    }
+
+    #[test]
+    fn three_check_checks_pass_any_threshold() {
+        // Ra8+ puts the rook where the knight on b6 takes it: a lost rook in chess,
+        // a third of the game in three-check. Ra7 loses it without a check.
+        let fen = "4k3/8/1n6/8/8/8/8/R3K3 w - - 0 1";
+        assert!(!see::<Chess>(fen, "a1a8", 0));
+        let fen = "4k3/8/1n6/8/8/8/8/R3K3 w - - 3+3 0 1";
+        assert!(see::<ThreeCheck>(fen, "a1a8", 0));
+        assert!(see::<ThreeCheck>(fen, "a1a8", 900));
+        assert!(!see::<ThreeCheck>(
+            "4k3/8/8/1n6/8/8/8/R3K3 w - - 3+3 0 1",
+            "a1a7",
+            0
+        ));
     }
 
     #[test]

@@ -60,6 +60,14 @@ pub trait VariantSearch: VariantEval {
         None
     }
 
+    /// Whether `m` passes every SEE threshold whatever it gives up (three-check:
+    /// a check, a third of the game, is worth more than any piece). Asked only of
+    /// moves whose exchange fails the threshold.
+    #[inline(always)]
+    fn passes_see(_pos: &Position<Self>, _m: Move) -> bool {
+        false
+    }
+
     /// The ordering gain of the capture `m` of the piece on `victim` when it is not
     /// MVV-LVA (atomic: the blast's balance); `None` for MVV-LVA.
     #[inline(always)]
@@ -99,4 +107,14 @@ impl VariantSearch for Chess {
 impl VariantSearch for ThreeCheck {
     type Belief = ();
     const LATE_QUIETS: LateQuiets = LateQuiets::Unforcing;
+
+    /// Multi-Variant Stockfish's `Position::see_ge` in three-check (`position.cpp`,
+    /// 2019): a move that gives check passes, so neither SEE pruning nor the
+    /// picker's bad-capture stage holds back a sacrifice that checks.
+    #[inline]
+    fn passes_see(pos: &Position<Self>, m: Move) -> bool {
+        let mut child = *pos;
+        child.play(m);
+        child.in_check()
+    }
 }
