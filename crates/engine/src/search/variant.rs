@@ -113,8 +113,6 @@ impl VariantSearch for ThreeCheck {
     /// picker's bad-capture stage holds back a sacrifice that checks.
     #[inline]
     fn passes_see(pos: &Position<Self>, m: Move) -> bool {
-        let mut child = *pos;
-        child.play(m);
-        child.in_check()
+        pos.gives_check(m)
     }
 }

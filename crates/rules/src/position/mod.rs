@@ -304,6 +304,16 @@ impl<V: Variant> Position<V> {
         self.checkers.any()
     }
 
+    /// Whether playing `m` leaves the opponent in check, by the variant's own
+    /// rules: played on a copy, so exact and dearer than a test without playing
+    /// (Stockfish's `gives_check`; the search's `CheckInfo` is such a superset test).
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut child = *self;
+        child.play(m);
+        child.in_check()
+    }
+
     /// Pieces of the side to move that stand alone between their king and an enemy
     /// slider (in atomic too, where such a piece may still move when the kings touch
     /// or its capture explodes the slider: pins only mark moves to test).

@@ -165,11 +165,7 @@ impl Variant for ThreeCheck {
         if pos.state().remaining[pos.side_to_move().index()] != 1 {
             return false;
         }
-        pos.legal_moves().iter().any(|&m| {
-            let mut child = *pos;
-            child.play(m);
-            child.in_check()
-        })
+        pos.legal_moves().iter().any(|&m| pos.gives_check(m))
     }
 }
 
