@@ -72,7 +72,6 @@ fn mine_terms<A: Accumulator>(pos: &Position<Minesweeper>, acc: &mut A) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::imbalance;
 
     /// The coefficients of `fen` in the block `imbalance`, by offset.
     fn imbalance_coefficients(fen: &str) -> Vec<(usize, i32)> {
