@@ -12,7 +12,8 @@ For each shard ``k`` (seed ``seed + k``) it runs
 skipping a step whose output exists (each is written to ``.tmp`` and renamed when
 complete, so an interrupted run leaves no half file behind), and then
 
-3. ``sapper tune --lambda 0`` over every labelled shard (``--no-tune`` skips it).
+3. ``sapper tune --lambda 0`` over every labelled shard, or with ``--fit nnue``
+   ``sapper train`` (an NNUE network, docs/nnue.md) over them; ``--no-tune`` skips it.
 
 Run it again with more ``--shards`` to add data; a folder that survived a stopped
 run picks up where it stopped. ``--dry-run`` prints the commands.
@@ -20,6 +21,9 @@ run picks up where it stopped. ``--dry-run`` prints the commands.
     python3 scripts/teacher_pipeline.py --variant atomic --shards 4 --games 6000 \\
         --teacher /path/to/multi-variant-stockfish --tag mv8 --depth 8 \\
         --init nets/atomic-00ef1902.eval --data data/atomic
+
+    python3 scripts/teacher_pipeline.py --variant chess --fit nnue --shards 2 --games 30000 \\
+        --teacher /usr/games/stockfish --tag sf6 --depth 6 --data data/chess
 """
 
 from __future__ import annotations
@@ -66,9 +70,16 @@ def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
             cmd += ["--in", str(positions), "--out", f"{labels}.tmp"]
             steps.append((labels, cmd))
     if not args.no_tune:
-        cmd = [args.sapper, "tune", "-v", args.variant, "--lambda", "0", "--epochs", str(args.epochs)]
-        if args.init:
-            cmd += ["--init", args.init]
+        if args.fit == "nnue":
+            epochs = args.epochs or 30
+            cmd = [args.sapper, "train", "-v", args.variant, "--lambda", f"{args.lambda_:g}"]
+            cmd += ["--epochs", str(epochs), "--threads", str(args.threads)]
+        else:
+            epochs = args.epochs or 1000
+            cmd = [args.sapper, "tune", "-v", args.variant, "--lambda", f"{args.lambda_:g}"]
+            cmd += ["--epochs", str(epochs)]
+            if args.init:
+                cmd += ["--init", args.init]
         cmd += ["--out-dir", args.out_dir]
         for labels in labelled:
             cmd += ["--data", str(labels)]
@@ -90,8 +101,15 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1, help="seed of shard 0 (shard k: seed + k)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--data", required=True, help="folder of the shards (git-ignored)")
-    ap.add_argument("--init", help="starting parameter file for the tune")
-    ap.add_argument("--epochs", type=int, default=1000)
+    ap.add_argument(
+        "--fit",
+        choices=["eval", "nnue"],
+        default="eval",
+        help="what the labels fit: the hand-written evaluation's weights (sapper tune) or a network (sapper train)",
+    )
+    ap.add_argument("--lambda", dest="lambda_", type=float, default=0.0, help="weight of the game result in the target")
+    ap.add_argument("--init", help="starting parameter file for the tune (--fit eval)")
+    ap.add_argument("--epochs", type=int, help="default 1000 for --fit eval, 30 for --fit nnue")
     ap.add_argument("--out-dir", default="nets")
     ap.add_argument("--no-tune", action="store_true")
     ap.add_argument("--sapper", default="target/release/sapper")

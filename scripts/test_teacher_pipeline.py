@@ -74,3 +74,18 @@ def test_a_completed_step_is_renamed_into_place(tmp_path, monkeypatch):
     assert (tmp_path / "shard-1.bin").read_bytes() == b"data"
     assert (tmp_path / "shard-1-t.bin").exists()
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_fit_nnue_trains_a_network_on_every_labelled_shard(tmp_path):
+    steps = teacher_pipeline.plan(args_for(tmp_path, "--fit", "nnue", "--lambda", "0.1"))
+    train = steps[-1][1]
+    assert train[1] == "train"
+    assert train[train.index("--lambda") + 1] == "0.1"
+    assert train[train.index("--epochs") + 1] == "30"
+    assert train[train.index("--threads") + 1] == "2"
+    assert "--init" not in train
+    assert [train[i + 1] for i, a in enumerate(train) if a == "--data"] == [
+        str(tmp_path / f"shard-{s}-t8.bin") for s in (10, 11, 12)
+    ]
+    tune = teacher_pipeline.plan(args_for(tmp_path, "--init", "a.eval"))[-1][1]
+    assert tune[1] == "tune" and tune[tune.index("--epochs") + 1] == "1000"
