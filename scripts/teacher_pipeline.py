@@ -70,16 +70,13 @@ def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
             cmd += ["--in", str(positions), "--out", f"{labels}.tmp"]
             steps.append((labels, cmd))
     if not args.no_tune:
-        if args.fit == "nnue":
-            epochs = args.epochs or 30
-            cmd = [args.sapper, "train", "-v", args.variant, "--lambda", f"{args.lambda_:g}"]
-            cmd += ["--epochs", str(epochs), "--threads", str(args.threads)]
-        else:
-            epochs = args.epochs or 1000
-            cmd = [args.sapper, "tune", "-v", args.variant, "--lambda", f"{args.lambda_:g}"]
-            cmd += ["--epochs", str(epochs)]
-            if args.init:
-                cmd += ["--init", args.init]
+        nnue = args.fit == "nnue"
+        cmd = [args.sapper, "train" if nnue else "tune", "-v", args.variant, "--lambda", f"{args.lambda_:g}"]
+        cmd += ["--epochs", str(args.epochs or (30 if nnue else 1000))]
+        if nnue:
+            cmd += ["--threads", str(args.threads)]
+        elif args.init:
+            cmd += ["--init", args.init]
         cmd += ["--out-dir", args.out_dir]
         for labels in labelled:
             cmd += ["--data", str(labels)]
