@@ -13,7 +13,10 @@ skipping a step whose output exists (each is written to ``.tmp`` and renamed whe
 complete, so an interrupted run leaves no half file behind), and then
 
 3. ``sapper tune --lambda 0`` over every labelled shard, or with ``--fit nnue``
-   ``sapper train`` (an NNUE network, docs/nnue.md) over them; ``--no-tune`` skips it.
+   ``sapper train`` (an NNUE network, docs/nnue.md) over them; ``--no-tune`` skips it;
+4. with ``--match GAMES``, ``scripts/match.py``: the file just written (``EvalFile``)
+   against the embedded evaluation, at ``--match-tc`` on ``--openings``, with an SPRT
+   of [0, 10] Elo that may stop it early (a net is kept on a clock, not on its loss).
 
 Run it again with more ``--shards`` to add data; a folder that survived a stopped
 run picks up where it stopped. ``--dry-run`` prints the commands.
@@ -75,6 +78,8 @@ def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
         cmd += ["--epochs", str(args.epochs or (30 if nnue else 1000))]
         if nnue:
             cmd += ["--threads", str(args.threads)]
+            if args.k:
+                cmd += ["--k", f"{args.k:g}"]
         elif args.init:
             cmd += ["--init", args.init]
         cmd += ["--out-dir", args.out_dir]
@@ -82,6 +87,28 @@ def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
             cmd += ["--data", str(labels)]
         steps.append((None, cmd))
     return steps
+
+
+def written_file(fit_stdout: str) -> str:
+    """The file a ``sapper tune`` or ``sapper train`` run wrote: its last stdout line
+    begins with it, ``<file>: <losses>``."""
+    lines = [line for line in fit_stdout.splitlines() if ": " in line]
+    if not lines:
+        raise SystemExit("the fit printed no file")
+    return lines[-1].split(": ", 1)[0]
+
+
+def match_command(args: argparse.Namespace, file: str) -> list[str]:
+    """``scripts/match.py``: ``file`` loaded by ``EvalFile`` against the embedded
+    evaluation, both in the same binary."""
+    sapper = str(Path(args.sapper).resolve())
+    openings = args.openings or str(SCRIPTS.parent / "engine-tests" / "openings" / f"{args.variant}-random.epd")
+    cmd = [sys.executable, str(SCRIPTS / "match.py"), "--engine1", sapper, "--name1", Path(file).stem]
+    cmd += ["--option1", f"EvalFile={Path(file).resolve()}", "--engine2", sapper, "--name2", "embedded"]
+    cmd += ["--variant", args.variant, "--tc", args.match_tc, "--concurrency", str(args.threads)]
+    cmd += ["--openings", openings, "--shuffle-seed", str(args.seed), "--games", str(args.match)]
+    cmd += ["--sprt", "0,10"]
+    return cmd
 
 
 def parser() -> argparse.ArgumentParser:
@@ -105,10 +132,14 @@ def parser() -> argparse.ArgumentParser:
         help="what the labels fit: the hand-written evaluation's weights (sapper tune) or a network (sapper train)",
     )
     ap.add_argument("--lambda", dest="lambda_", type=float, default=0.0, help="weight of the game result in the target")
+    ap.add_argument("--k", type=float, help="sigmoid scale of the network's loss, centipawns (sapper train --k)")
     ap.add_argument("--init", help="starting parameter file for the tune (--fit eval)")
     ap.add_argument("--epochs", type=int, help="default 1000 for --fit eval, 30 for --fit nnue")
     ap.add_argument("--out-dir", default="nets")
     ap.add_argument("--no-tune", action="store_true")
+    ap.add_argument("--match", type=int, default=0, metavar="GAMES", help="then play the new file against the embedded one")
+    ap.add_argument("--match-tc", default="5+0.05", help="the match's clock, seconds (default 5+0.05)")
+    ap.add_argument("--openings", help="the match's openings (default engine-tests/openings/VARIANT-random.epd)")
     ap.add_argument("--sapper", default="target/release/sapper")
     ap.add_argument("--dry-run", action="store_true")
     return ap
@@ -121,10 +152,19 @@ def main(argv: list[str] | None = None) -> int:
     for done, cmd in plan(args):
         print("+", shlex.join(cmd), flush=True)
         if args.dry_run:
+            if done is None and args.match:
+                print("+", shlex.join(match_command(args, "FILE")), flush=True)
             continue
-        subprocess.run(cmd, check=True)
         if done is not None:
+            subprocess.run(cmd, check=True)
             os.replace(f"{done}.tmp", done)
+            continue
+        fit = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
+        print(fit.stdout, end="", flush=True)
+        if args.match:
+            match = match_command(args, written_file(fit.stdout))
+            print("+", shlex.join(match), flush=True)
+            subprocess.run(match, check=True)
     return 0
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import teacher_pipeline
@@ -83,9 +85,52 @@ def test_fit_nnue_trains_a_network_on_every_labelled_shard(tmp_path):
     assert train[train.index("--lambda") + 1] == "0.1"
     assert train[train.index("--epochs") + 1] == "30"
     assert train[train.index("--threads") + 1] == "2"
-    assert "--init" not in train
+    assert "--init" not in train and "--k" not in train
+    train = teacher_pipeline.plan(args_for(tmp_path, "--fit", "nnue", "--k", "180"))[-1][1]
+    assert train[train.index("--k") + 1] == "180"
     assert [train[i + 1] for i, a in enumerate(train) if a == "--data"] == [
         str(tmp_path / f"shard-{s}-t8.bin") for s in (10, 11, 12)
     ]
     tune = teacher_pipeline.plan(args_for(tmp_path, "--init", "a.eval"))[-1][1]
     assert tune[1] == "tune" and tune[tune.index("--epochs") + 1] == "1000"
+
+
+def test_match_plays_the_file_the_fit_wrote_against_the_embedded_one(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_run(cmd, check, **kwargs):
+        calls.append(cmd)
+        if cmd[1] == "train":
+            # What `sapper train` prints: the file, then its losses.
+            return teacher_pipeline.subprocess.CompletedProcess(cmd, 0, "nets/atomic-0123abcd.nnue: 10 training\n")
+        return teacher_pipeline.subprocess.CompletedProcess(cmd, 0, "")
+
+    monkeypatch.setattr(teacher_pipeline.subprocess, "run", fake_run)
+    for name in ("shard-10.bin", "shard-10-t8.bin"):
+        (tmp_path / name).write_bytes(b"x")
+    argv = ["--variant", "atomic", "--teacher", "/bin/t", "--tag", "t8", "--shards", "1", "--seed", "10"]
+    argv += ["--data", str(tmp_path), "--threads", "2", "--fit", "nnue", "--match", "40"]
+    assert teacher_pipeline.main(argv) == 0
+    assert [c[1] for c in calls] == ["train", str(teacher_pipeline.SCRIPTS / "match.py")]
+    match = calls[1]
+    assert match[match.index("--option1") + 1] == f"EvalFile={Path('nets/atomic-0123abcd.nnue').resolve()}"
+    assert match[match.index("--engine1") + 1] == match[match.index("--engine2") + 1]
+    assert match[match.index("--games") + 1] == "40"
+    assert match[match.index("--tc") + 1] == "5+0.05"
+    assert match[match.index("--openings") + 1].endswith("atomic-random.epd")
+
+
+def test_no_match_without_games_and_no_file_no_match(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        teacher_pipeline.subprocess,
+        "run",
+        lambda cmd, check, **kw: calls.append(cmd) or teacher_pipeline.subprocess.CompletedProcess(cmd, 0, "done\n"),
+    )
+    (tmp_path / "shard-10-t8.bin").write_bytes(b"x")
+    argv = ["--variant", "atomic", "--teacher", "/bin/t", "--tag", "t8", "--shards", "1", "--seed", "10"]
+    argv += ["--data", str(tmp_path), "--fit", "nnue"]
+    assert teacher_pipeline.main(argv) == 0
+    assert len(calls) == 1
+    with pytest.raises(SystemExit):
+        teacher_pipeline.main(argv + ["--match", "10"])
