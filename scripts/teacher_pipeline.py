@@ -80,7 +80,7 @@ def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
             cmd += ["--threads", str(args.threads)]
             if args.k:
                 cmd += ["--k", f"{args.k:g}"]
-        elif args.init:
+        if args.init:
             cmd += ["--init", args.init]
         cmd += ["--out-dir", args.out_dir]
         for labels in labelled:
@@ -133,7 +133,7 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--lambda", dest="lambda_", type=float, default=0.0, help="weight of the game result in the target")
     ap.add_argument("--k", type=float, help="sigmoid scale of the network's loss, centipawns (sapper train --k)")
-    ap.add_argument("--init", help="starting parameter file for the tune (--fit eval)")
+    ap.add_argument("--init", help="file to start from: a .eval for the tune, a .nnue for the network")
     ap.add_argument("--epochs", type=int, help="default 1000 for --fit eval, 30 for --fit nnue")
     ap.add_argument("--out-dir", default="nets")
     ap.add_argument("--no-tune", action="store_true")

@@ -294,6 +294,9 @@ pub struct TrainArgs {
     /// Do not add left-right mirrored copies of positions without castling rights.
     #[arg(long)]
     pub no_mirror: bool,
+    /// Network file to start from (fine-tuning; default: random weights).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

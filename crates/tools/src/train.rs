@@ -57,6 +57,9 @@ pub struct TrainSettings {
     pub seed: u64,
     /// Adds each training position without castling rights mirrored left to right.
     pub mirror: bool,
+    /// A network file to start from instead of random weights (fine-tuning; another
+    /// variant's network may start this one's, e.g. chess's for king of the hill).
+    pub init: Option<PathBuf>,
 }
 
 /// What a training run did.
@@ -267,6 +270,18 @@ impl Model {
         sum / set.len() as f64
     }
 
+    /// The float model of a quantized network: [`Model::quantize`]'s inverse, exact
+    /// up to its rounding, so that quantizing it again gives the same network.
+    fn dequantize(net: &Network) -> Model {
+        let (ft, bias, out, out_bias) = net.parts();
+        Model {
+            ft_w: ft.iter().map(|&w| w as f32 / QA as f32).collect(),
+            ft_b: bias.iter().map(|&w| w as f32 / QA as f32).collect(),
+            out_w: out.iter().map(|&w| w as f32 / QB as f32).collect(),
+            out_b: out_bias as f32 / (QA * QB) as f32,
+        }
+    }
+
     /// The quantized network.
     fn quantize(&self, variant: VariantKind) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
@@ -443,6 +458,19 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
     let started = Instant::now();
     let mut rng = rand::rngs::StdRng::seed_from_u64(s.seed);
     let mut model = Model::random(&mut rng);
+    if let Some(path) = &s.init {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let net = Network::parse_named(&name, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        model = Model::dequantize(&net);
+        let _ = writeln!(
+            log,
+            "starting from {} ({} network): validation {:.6}",
+            path.display(),
+            net.variant,
+            model.loss(&val, s.k)
+        );
+    }
     let mut m = Model::zero();
     let mut v = Model::zero();
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -546,6 +574,17 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
 mod tests {
     use super::*;
     use sapper_rules::variant::Chess;
+
+    /// A network read back into floats quantizes to the same bytes: `--init` starts
+    /// from exactly the network the file holds.
+    #[test]
+    fn dequantized_network_quantizes_to_itself() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let net = Model::random(&mut rng).quantize(VariantKind::Atomic);
+        let again = Model::dequantize(&net).quantize(VariantKind::Atomic);
+        assert_eq!(net.to_bytes(), again.to_bytes());
+        assert_ne!(net.parts().1, &[0i16; HIDDEN], "the biases are not all zero");
+    }
 
     #[test]
     fn mirrored_feature_is_the_black_perspective() {

@@ -226,6 +226,14 @@ impl Network {
         net
     }
 
+    /// The quantized parts, as [`Network::from_parts`] takes them: transformer
+    /// weights (`INPUTS x HIDDEN`, feature-major, scale `QA`), transformer biases
+    /// (scale `QA`), output weights (side to move's `HIDDEN`, then the other side's;
+    /// scale `QB`) and the output bias (scale `QA * QB`). A trainer starts from them.
+    pub fn parts(&self) -> (&[i16], &[i16; HIDDEN], &[i16; 2 * HIDDEN], i32) {
+        (&self.ft_weights, &self.ft_bias, &self.out_weights, self.out_bias)
+    }
+
     /// The file bytes (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);

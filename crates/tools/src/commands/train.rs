@@ -22,6 +22,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
         val_fraction: args.val_fraction.clamp(0.0, 1.0),
         max_score: args.max_score,
         seed: args.seed,
+        init: args.init,
     };
     match train::run(&settings, &mut std::io::stderr()) {
         Ok(r) => {
