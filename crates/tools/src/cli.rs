@@ -250,6 +250,9 @@ pub struct DatagenArgs {
     /// Evaluation for the engine: a `.eval` parameter file or a `.nnue` network (default: the embedded ones).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Start positions, one FEN or EPD per line; each game draws one before its random plies (default: the variant's start position).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
     /// Output file.
     #[arg(long, short)]
     pub out: PathBuf,

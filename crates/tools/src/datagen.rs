@@ -2,7 +2,8 @@
 //!
 //! Each game starts from the variant's start position (minesweeper: a random mine
 //! layout, full information kept by the generator, the engine searching the public
-//! position), plays a seeded random opening of a few legal plies, then lets Sapper
+//! position) or from a position drawn from an openings file, plays a seeded random
+//! opening of a few legal plies, then lets Sapper
 //! play both sides at a fixed node count with [`Searcher`] directly. Quiet positions
 //! (side to move not in check, best move not a capture or queen promotion) are
 //! recorded with the search score and, once the game is over, its result. Games run
@@ -66,6 +67,9 @@ pub struct DatagenSettings {
     pub adjudicate_mates: bool,
     /// Parameters file for the engine (embedded ones when `None`).
     pub eval_file: Option<PathBuf>,
+    /// Start positions, one FEN or EPD per line (`#` comments): each game draws one
+    /// (seeded) before its random plies. `None`: the variant's start position.
+    pub openings: Option<PathBuf>,
     /// Output file.
     pub out: PathBuf,
 }
@@ -202,6 +206,7 @@ pub fn header_text(s: &DatagenSettings, params: &EvalParams, params_name: &str) 
          nodes={nodes}\n\
          seed={seed}\n\
          game_seed=seed + game * {step:#x} (wrapping), rand 0.8 StdRng::seed_from_u64\n\
+         openings={openings}\n\
          random_plies={lo}-{hi}\n\
          max_plies={max}\n\
          threads={threads}\n\
@@ -218,6 +223,12 @@ pub fn header_text(s: &DatagenSettings, params: &EvalParams, params_name: &str) 
         nodes = s.nodes,
         seed = s.seed,
         step = SEED_STEP,
+        openings = s
+            .openings
+            .as_ref()
+            .map_or("the variant's start position".to_string(), |p| p
+                .display()
+                .to_string()),
         lo = s.random_plies.0,
         hi = s.random_plies.1,
         max = s.max_plies,
@@ -235,10 +246,58 @@ struct Worker<V: VariantSearch> {
     tt: Arc<TranspositionTable>,
 }
 
-/// A game's start position: the variant's, or (minesweeper) a random minefield
-/// drawn from `rng`, in full-information form.
-fn start_position<V: VariantSearch>(rng: &mut StdRng) -> Position<V> {
+/// The FENs of an openings file: one per line, `#` comments and blank lines skipped,
+/// EPD operations (after the fourth field, from the first `;` or opcode) dropped.
+///
+/// # Errors
+/// An unreadable file, or no positions in it.
+pub fn read_openings(path: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let fens: Vec<String> = text
+        .lines()
+        .map(|line| line.split(';').next().unwrap_or("").trim())
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            // A FEN's clocks are numbers; an EPD's fifth field onward is an opcode.
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let clocks = fields[4.min(fields.len())..]
+                .iter()
+                .take_while(|f| f.parse::<u32>().is_ok())
+                .count();
+            fields[..fields.len().min(4 + clocks)].join(" ")
+        })
+        .collect();
+    if fens.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(fens)
+}
+
+/// Checks that every opening is a position of `V` with the game still running (a
+/// finished one would leave the game loop nothing to play).
+fn check_openings<V: VariantSearch>(fens: &[String]) -> Result<(), String> {
     if V::MINES {
+        return Err("minesweeper games start from random minefields, not an openings file".into());
+    }
+    for (n, fen) in fens.iter().enumerate() {
+        let (pos, _) = Position::<V>::from_fen(fen).map_err(|e| format!("opening {}: {e}: {fen}", n + 1))?;
+        if Game::new(pos).result().is_some() {
+            return Err(format!("opening {}: the game is already over: {fen}", n + 1));
+        }
+    }
+    Ok(())
+}
+
+/// A game's start position: one of `openings` drawn by `rng` where there are any
+/// (checked by [`check_openings`]), else the variant's, or (minesweeper) a random
+/// minefield drawn from `rng`, in full-information form.
+fn start_position<V: VariantSearch>(rng: &mut StdRng, openings: &[String]) -> Position<V> {
+    if !openings.is_empty() {
+        let fen = &openings[rng.gen_range(0..openings.len())];
+        Position::<V>::from_fen(fen)
+            .expect("openings are checked before play")
+            .0
+    } else if V::MINES {
         let full = Position::<Minesweeper>::start_with_layout(random_layout(rng));
         Position::<V>::from_fen(&full.to_fen())
             .expect("a full-information start position parses")
@@ -252,6 +311,7 @@ fn start_position<V: VariantSearch>(rng: &mut StdRng) -> Position<V> {
 fn play_game<V: VariantSearch>(
     index: u64,
     s: &DatagenSettings,
+    openings: &[String],
     params: &Arc<EvalParams>,
     worker: &mut Worker<V>,
 ) -> (Vec<Record>, i8) {
@@ -260,7 +320,7 @@ fn play_game<V: VariantSearch>(
     worker.searcher.clear();
     // A random opening that leaves the game running (retried otherwise).
     let mut game = loop {
-        let mut game = Game::new(start_position::<V>(&mut rng));
+        let mut game = Game::new(start_position::<V>(&mut rng, openings));
         let plies = rng.gen_range(s.random_plies.0..=s.random_plies.1.max(s.random_plies.0));
         for _ in 0..plies {
             if game.result().is_some() {
@@ -325,6 +385,7 @@ fn play_game<V: VariantSearch>(
 
 fn run_variant<V: VariantSearch>(
     s: &DatagenSettings,
+    openings: &[String],
     params: &Arc<EvalParams>,
     out: &mut impl Write,
     log: &mut dyn Write,
@@ -347,7 +408,7 @@ fn run_variant<V: VariantSearch>(
                         searcher: Searcher::new(),
                         tt: Arc::new(TranspositionTable::new(s.hash_mib.max(1))),
                     },
-                    |w, g| play_game::<V>(g, s, params, w),
+                    |w, g| play_game::<V>(g, s, openings, params, w),
                 )
                 .collect()
         });
@@ -383,8 +444,17 @@ fn run_variant<V: VariantSearch>(
 /// `log`.
 ///
 /// # Errors
-/// A bad parameter file, or I/O errors.
+/// A bad parameter file, a bad openings file, or I/O errors.
 pub fn run(s: &DatagenSettings, log: &mut dyn Write) -> Result<DatagenReport, String> {
+    let openings = match &s.openings {
+        Some(path) => {
+            let fens = read_openings(path)?;
+            with_variant!(s.variant, V => check_openings::<V>(&fens))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            fens
+        }
+        None => Vec::new(),
+    };
     let (params, name) = match &s.eval_file {
         Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
             // A network: it evaluates, with the embedded hand-written parameters
@@ -428,7 +498,8 @@ pub fn run(s: &DatagenSettings, log: &mut dyn Write) -> Result<DatagenReport, St
     let header = header_text(s, &params, &name);
     write_header(&mut out, &header).map_err(|e| e.to_string())?;
     let io = |e: io::Error| e.to_string();
-    let report = with_variant!(s.variant, V => run_variant::<V>(s, &params, &mut out, log)).map_err(io)?;
+    let report =
+        with_variant!(s.variant, V => run_variant::<V>(s, &openings, &params, &mut out, log)).map_err(io)?;
     out.flush().map_err(io)?;
     Ok(report)
 }
@@ -470,6 +541,70 @@ mod tests {
     }
 
     #[test]
+    fn openings_files_read_fens_and_epds_and_skip_comments() {
+        let dir = std::env::temp_dir().join(format!("sapper-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("o.epd");
+        std::fs::write(
+            &path,
+            "# a comment\n\n4k3/8/8/8/8/8/8/R3K3 w Q - 3 9\n4k3/8/8/8/8/8/8/4K2R b K - bm Kd7; id \"x\";\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_openings(&path).unwrap(),
+            ["4k3/8/8/8/8/8/8/R3K3 w Q - 3 9", "4k3/8/8/8/8/8/8/4K2R b K -"]
+        );
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(read_openings(&path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Games start from the file's positions: from a rook ending, no record holds a
+    /// pawn or a minor piece; a finished position or another variant's is refused.
+    #[test]
+    fn games_start_from_the_openings_file() {
+        let dir = std::env::temp_dir().join(format!("sapper-datagen-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let openings = dir.join("rooks.epd");
+        std::fs::write(
+            &openings,
+            "r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1\n4k3/r7/8/8/8/8/7R/4K3 b - - 0 1\n",
+        )
+        .unwrap();
+        let s = DatagenSettings {
+            variant: VariantKind::Chess,
+            games: 4,
+            nodes: 200,
+            seed: 3,
+            threads: 1,
+            random_plies: (0, 2),
+            max_plies: 40,
+            hash_mib: 1,
+            adjudicate_mates: true,
+            eval_file: None,
+            openings: Some(openings.clone()),
+            out: dir.join("out.bin"),
+        };
+        run(&s, &mut io::sink()).unwrap();
+        let (header, records) = read_file(&s.out).unwrap();
+        assert!(header.contains(&format!("openings={}", openings.display())));
+        assert!(!records.is_empty());
+        for r in &records {
+            let board = r.fen.split(' ').next().unwrap();
+            assert!(board.chars().all(|c| "rRkK/12345678".contains(c)), "{}", r.fen);
+        }
+        // A side to move that is no colour; a checkmate.
+        for bad in [
+            "4k3/r7/8/8/8/8/7R/4K3 x - - 0 1",
+            "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1",
+        ] {
+            std::fs::write(&openings, format!("{bad}\n")).unwrap();
+            assert!(run(&s, &mut io::sink()).is_err(), "{bad}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_tiny_run_is_reproducible() {
         for variant in VariantKind::ALL {
             let dir = std::env::temp_dir().join(format!(
@@ -489,6 +624,7 @@ mod tests {
                     hash_mib: 1,
                     adjudicate_mates: true,
                     eval_file: None,
+                    openings: None,
                     out: dir.join(name),
                 };
                 let report = run(&s, &mut io::sink()).unwrap();

@@ -23,6 +23,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         hash_mib: args.hash.max(1),
         adjudicate_mates: !args.no_mate_adjudication,
         eval_file: args.eval_file,
+        openings: args.openings,
         out: args.out,
     };
     match datagen::run(&settings, &mut std::io::stderr()) {
