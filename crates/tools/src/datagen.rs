@@ -3,13 +3,13 @@
 //! Each game starts from the variant's start position (minesweeper: a random mine
 //! layout, full information kept by the generator, the engine searching the public
 //! position) or from a position drawn from an openings file, plays a seeded random
-//! opening of a few legal plies, then lets Sapper
-//! play both sides at a fixed node count with [`Searcher`] directly. Quiet positions
-//! (side to move not in check, best move not a capture or queen promotion) are
-//! recorded with the search score and, once the game is over, its result. Games run
-//! in parallel (rayon), each from its own seed and with a cleared table, so a file is
-//! reproducible from its header whatever the thread count. The file format is
-//! described in `docs/datagen-format.md`; [`read_file`] reads it back.
+//! opening of a few legal plies, then lets Sapper play both sides at a fixed node
+//! count with [`Searcher`] directly. Quiet positions (side to move not in check, best
+//! move not a capture or queen promotion) are recorded with the search score and,
+//! once the game is over, its result. Games run in parallel (rayon), each from its
+//! own seed and with a cleared table, so a file is reproducible from its header
+//! whatever the thread count. The file format is described in
+//! `docs/datagen-format.md`; [`read_file`] reads it back.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -560,7 +560,7 @@ mod tests {
     }
 
     /// Games start from the file's positions: from a rook ending, no record holds a
-    /// pawn or a minor piece; a finished position or another variant's is refused.
+    /// pawn or a minor piece; a file with a bad FEN or a finished game is refused.
     #[test]
     fn games_start_from_the_openings_file() {
         let dir = std::env::temp_dir().join(format!("sapper-datagen-openings-{}", std::process::id()));
