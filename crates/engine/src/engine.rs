@@ -443,8 +443,7 @@ impl Engine {
             return Ok(Some("EvalFile: embedded parameters and networks".to_string()));
         }
         if path.ends_with(".nnue") {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            let net = Network::parse_named(path, &bytes).map_err(|e| format!("{path}: {e}"))?;
+            let net = crate::eval::nnue::load_network_file(path)?;
             let variant = net.variant;
             let line = format!(
                 "EvalFile: network {path} loaded for {variant} (hash {})",

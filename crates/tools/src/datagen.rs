@@ -14,7 +14,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use sapper_engine::eval::nnue::Network;
+use sapper_engine::eval::nnue::load_network_file;
 use sapper_engine::eval::params::EvalParams;
 use sapper_engine::eval::{default_nnue_name, default_params, default_params_name, load_params_file};
 use sapper_engine::search::ordering::is_noisy;
@@ -459,9 +459,7 @@ pub fn run(s: &DatagenSettings, log: &mut dyn Write) -> Result<DatagenReport, St
         Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
             // A network: it evaluates, with the embedded hand-written parameters
             // behind it (minesweeper, known endgames).
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let net = Network::parse_named(&path.display().to_string(), &bytes)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = load_network_file(path)?;
             if net.variant != s.variant {
                 return Err(format!(
                     "{}: a network for {}, not {}",

@@ -15,7 +15,9 @@ use crate::datagen::read_file;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use sapper_engine::eval::nnue::{feature, supports, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
+use sapper_engine::eval::nnue::{
+    feature, load_network_file, supports, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP,
+};
 use sapper_engine::eval::params::EvalParams;
 use sapper_engine::eval::VariantEval;
 use sapper_engine::eval::{default_params, evaluate_linear};
@@ -390,6 +392,12 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
             s.variant
         ));
     }
+    // A bad starting network is refused before the data is read.
+    let init = s
+        .init
+        .as_ref()
+        .map(|path| load_network_file(path).map(|net| (path, net)))
+        .transpose()?;
     let mut train = Set::default();
     let mut val = Set::default();
     let mut skipped = 0usize;
@@ -458,11 +466,8 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
     let started = Instant::now();
     let mut rng = rand::rngs::StdRng::seed_from_u64(s.seed);
     let mut model = Model::random(&mut rng);
-    if let Some(path) = &s.init {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-        let net = Network::parse_named(&name, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        model = Model::dequantize(&net);
+    if let Some((path, net)) = &init {
+        model = Model::dequantize(net);
         let _ = writeln!(
             log,
             "starting from {} ({} network): validation {:.6}",

@@ -289,6 +289,19 @@ impl Network {
     }
 }
 
+/// Reads and checks a network file (the `EvalFile` option, `sapper datagen
+/// --eval-file`, `sapper train --init`): [`Network::parse_named`] on its bytes, so a
+/// hash in the file name (`atomic-1a2b3c4d.nnue`) must match the content. The twin of
+/// [`crate::eval::params::load_params_file`].
+///
+/// # Errors
+/// A message naming the file and the problem.
+pub fn load_network_file(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Network::parse_named(&path.to_string_lossy(), &bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// `sum clamp(x, 0, QA)^2 * w` over a side's values (scale `QA^2 * QB`).
 ///
 /// `c * w` is formed in 16 bits first (`c <= QA`, `|w| <= 126`: at most 32,130), then
