@@ -80,6 +80,8 @@ def plan(args: argparse.Namespace) -> list[tuple[Path | None, list[str]]]:
             cmd += ["--threads", str(args.threads)]
             if args.k:
                 cmd += ["--k", f"{args.k:g}"]
+            if args.residual:
+                cmd += ["--residual"]
         if args.init:
             cmd += ["--init", args.init]
         cmd += ["--out-dir", args.out_dir]
@@ -134,6 +136,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--lambda", dest="lambda_", type=float, default=0.0, help="weight of the game result in the target")
     ap.add_argument("--k", type=float, help="sigmoid scale of the network's loss, centipawns (sapper train --k)")
     ap.add_argument("--init", help="file to start from: a .eval for the tune, a .nnue for the network")
+    ap.add_argument(
+        "--residual",
+        action="store_true",
+        help="--fit nnue: the network learns the score less the hand-written evaluation (sapper train --residual)",
+    )
     ap.add_argument("--epochs", type=int, help="default 1000 for --fit eval, 30 for --fit nnue")
     ap.add_argument("--out-dir", default="nets")
     ap.add_argument("--no-tune", action="store_true")

@@ -88,6 +88,9 @@ def test_fit_nnue_trains_a_network_on_every_labelled_shard(tmp_path):
     assert "--init" not in train and "--k" not in train
     train = teacher_pipeline.plan(args_for(tmp_path, "--fit", "nnue", "--k", "180", "--init", "c.nnue"))[-1][1]
     assert train[train.index("--k") + 1] == "180"
+    assert "--residual" not in train
+    residual = teacher_pipeline.plan(args_for(tmp_path, "--fit", "nnue", "--residual"))[-1][1]
+    assert residual[1] == "train" and "--residual" in residual
     assert train[train.index("--init") + 1] == "c.nnue"
     assert [train[i + 1] for i, a in enumerate(train) if a == "--data"] == [
         str(tmp_path / f"shard-{s}-t8.bin") for s in (10, 11, 12)

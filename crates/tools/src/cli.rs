@@ -300,6 +300,9 @@ pub struct TrainArgs {
     /// Network file to start from (fine-tuning; default: random weights).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Train a residual network: it learns the score less the embedded hand-written evaluation, which the engine adds back.
+    #[arg(long)]
+    pub residual: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

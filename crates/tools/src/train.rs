@@ -62,6 +62,9 @@ pub struct TrainSettings {
     /// A network file to start from instead of random weights (fine-tuning; another
     /// variant's network may start this one's, e.g. chess's for king of the hill).
     pub init: Option<PathBuf>,
+    /// Train a residual network: it learns the score less the embedded hand-written
+    /// evaluation, and the engine adds the two ([`Network::residual`]).
+    pub residual: bool,
 }
 
 /// What a training run did.
@@ -97,6 +100,9 @@ struct Set {
     target: Vec<f32>,
     /// The hand-written evaluation, side to move's view, centipawns.
     linear: Vec<f32>,
+    /// The network learns the score less the hand-written evaluation: its output
+    /// is added to `linear`.
+    residual: bool,
 }
 
 impl Set {
@@ -125,6 +131,17 @@ impl Set {
 
     fn features(&self, n: usize) -> &[u16] {
         &self.features[self.starts[n] as usize..self.starts[n + 1] as usize]
+    }
+
+    /// What the network's output is added to for position `n`, centipawns: the
+    /// hand-written evaluation for a residual network, else 0.
+    #[inline(always)]
+    fn base(&self, n: usize) -> f32 {
+        if self.residual {
+            self.linear[n]
+        } else {
+            0.0
+        }
     }
 }
 
@@ -224,7 +241,7 @@ impl Model {
     fn backward(&self, set: &Set, n: usize, k: f32, g: &mut Model) -> f32 {
         let mut acc = [[0.0f32; HIDDEN]; 2];
         let y = self.forward(set, n, &mut acc);
-        let p = sigmoid(SCALE as f32 * y / k);
+        let p = sigmoid((SCALE as f32 * y + set.base(n)) / k);
         let err = p - set.target[n];
         let dy = 2.0 * err * p * (1.0 - p) * SCALE as f32 / k;
         g.out_b += dy;
@@ -264,7 +281,8 @@ impl Model {
             .map_init(
                 || [[0.0f32; HIDDEN]; 2],
                 |acc, n| {
-                    let e = sigmoid(SCALE as f32 * self.forward(set, n, acc) / k) - set.target[n];
+                    let y = SCALE as f32 * self.forward(set, n, acc) + set.base(n);
+                    let e = sigmoid(y / k) - set.target[n];
                     (e * e) as f64
                 },
             )
@@ -371,7 +389,7 @@ fn quantized_loss(net: &Network, set: &Set, k: f32) -> f64 {
             let mut acc = Accumulator::default();
             acc.refresh(net, &boards);
             let side = if set.black[n] { Color::Black } else { Color::White };
-            let e = sigmoid(net.output(&acc, side) as f32 / k) - set.target[n];
+            let e = sigmoid((net.output(&acc, side) as f32 + set.base(n)) / k) - set.target[n];
             (e * e) as f64
         })
         .sum();
@@ -398,8 +416,24 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
         .as_ref()
         .map(|path| load_network_file(path).map(|net| (path, net)))
         .transpose()?;
-    let mut train = Set::default();
-    let mut val = Set::default();
+    if let Some((path, net)) = &init {
+        if net.residual != s.residual {
+            return Err(format!(
+                "{} is {}a residual network: train {} --residual to start from it",
+                path.display(),
+                if net.residual { "" } else { "not " },
+                if net.residual { "with" } else { "without" }
+            ));
+        }
+    }
+    let mut train = Set {
+        residual: s.residual,
+        ..Set::default()
+    };
+    let mut val = Set {
+        residual: s.residual,
+        ..Set::default()
+    };
     let mut skipped = 0usize;
     let mut mirrored_count = 0usize;
     // The baseline the log reports: the embedded hand-written evaluation.
@@ -559,7 +593,7 @@ pub fn run(s: &TrainSettings, log: &mut dyn Write) -> Result<TrainReport, String
     let seconds = started.elapsed().as_secs_f64();
     let (val_loss, best_epoch, model) = best.ok_or("no epochs")?;
     let _ = writeln!(log, "kept epoch {best_epoch} (validation {val_loss:.6})");
-    let net = model.quantize(s.variant);
+    let net = model.quantize(s.variant).with_residual(s.residual);
     let val_loss_quantized = quantized_loss(&net, &val, s.k);
     std::fs::create_dir_all(&s.out_dir).map_err(|e| format!("{}: {e}", s.out_dir.display()))?;
     let file = s.out_dir.join(format!("{}-{}.nnue", s.variant.name(), net.hash));
@@ -604,8 +638,41 @@ mod tests {
         }
     }
 
+    /// A starting network must be residual exactly when the training is: refused
+    /// before the data is read.
+    #[test]
+    fn init_must_match_residual() {
+        let dir = std::env::temp_dir().join(format!("sapper-train-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = Network::random(VariantKind::KingOfTheHill, 3).with_residual(true);
+        let path = dir.join(format!("kingofthehill-{}.nnue", net.hash));
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let settings = |residual| TrainSettings {
+            variant: VariantKind::KingOfTheHill,
+            data: vec![dir.join("missing.bin")],
+            out_dir: dir.clone(),
+            epochs: 1,
+            batch: 64,
+            lr: 0.001,
+            lambda: 0.0,
+            k: 330.0,
+            val_fraction: 0.1,
+            max_score: 3000,
+            seed: 1,
+            mirror: true,
+            init: Some(path.clone()),
+            residual,
+        };
+        let err = run(&settings(false), &mut std::io::sink()).unwrap_err();
+        assert!(err.contains("residual"), "{err}");
+        // With --residual it gets as far as the data, which is missing.
+        let err = run(&settings(true), &mut std::io::sink()).unwrap_err();
+        assert!(err.contains("missing.bin"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     /// The float model and the quantized network agree to within a few centipawns,
-    /// and the analytic gradient matches a finite difference.
+    /// and the analytic gradient matches a finite difference, residual or not.
     #[test]
     fn quantized_net_tracks_the_float_model_and_gradients_are_right() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(9);
@@ -630,19 +697,8 @@ mod tests {
                 "{fen}: float {float_cp} int {int_cp}"
             );
         }
-        // Finite differences on a few weights of each kind.
-        let k = 160.0;
-        let mut g = Model::zero();
-        model.backward(&set, 1, k, &mut g);
-        assert!(
-            g.ft_w.iter().any(|&x| x != 0.0),
-            "a gradient reaches the transformer"
-        );
-        let f1 = set.features(1)[3] as usize;
-        let loss_at = |m: &Model| {
-            let e = sigmoid(SCALE as f32 * m.forward(&set, 1, &mut [[0.0; HIDDEN]; 2]) / k) - 0.7;
-            (e * e) as f64
-        };
+        // Finite differences on a few weights of each kind, for a plain network and
+        // for a residual one (whose output is added to the hand-written evaluation).
         fn weight(m: &mut Model, which: usize, f1: usize) -> &mut f32 {
             match which {
                 0 => &mut m.out_w[5],
@@ -651,17 +707,34 @@ mod tests {
                 _ => &mut m.ft_w[f1 * HIDDEN + 2],
             }
         }
-        for i in 0..4 {
-            let analytic = *weight(&mut g, i, f1);
-            let h = 1e-3;
-            let (mut plus, mut minus) = (model.clone(), model.clone());
-            *weight(&mut plus, i, f1) += h;
-            *weight(&mut minus, i, f1) -= h;
-            let numeric = ((loss_at(&plus) - loss_at(&minus)) / (2.0 * h as f64)) as f32;
+        assert_ne!(set.linear[1], 0.0, "the residual case must move the prediction");
+        for residual in [false, true] {
+            set.residual = residual;
+            let k = 160.0;
+            let mut g = Model::zero();
+            model.backward(&set, 1, k, &mut g);
             assert!(
-                (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
-                "weight {i}: numeric {numeric} analytic {analytic}"
+                g.ft_w.iter().any(|&x| x != 0.0),
+                "a gradient reaches the transformer"
             );
+            let f1 = set.features(1)[3] as usize;
+            let loss_at = |m: &Model| {
+                let y = SCALE as f32 * m.forward(&set, 1, &mut [[0.0; HIDDEN]; 2]) + set.base(1);
+                let e = sigmoid(y / k) - 0.7;
+                (e * e) as f64
+            };
+            for i in 0..4 {
+                let analytic = *weight(&mut g, i, f1);
+                let h = 1e-3;
+                let (mut plus, mut minus) = (model.clone(), model.clone());
+                *weight(&mut plus, i, f1) += h;
+                *weight(&mut minus, i, f1) -= h;
+                let numeric = ((loss_at(&plus) - loss_at(&minus)) / (2.0 * h as f64)) as f32;
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 + 0.05 * analytic.abs(),
+                    "residual {residual}, weight {i}: numeric {numeric} analytic {analytic}"
+                );
+            }
         }
     }
 }

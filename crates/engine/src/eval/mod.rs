@@ -370,7 +370,12 @@ pub fn evaluate<V: VariantEval>(pos: &Position<V>, params: &EvalParams) -> i32 {
         .as_deref()
         .filter(|_| crate::eval::nnue::supports::<V>())
     {
-        return net.evaluate(pos);
+        let base = if net.residual {
+            evaluate_linear(pos, params)
+        } else {
+            0
+        };
+        return net.evaluate(pos) + base;
     }
     evaluate_linear(pos, params)
 }
@@ -853,6 +858,29 @@ mod tests {
     fn embedded_parameters_load_for_every_variant() {
         for v in VariantKind::ALL {
             assert_eq!(default_params(v).variant, v);
+        }
+    }
+
+    #[test]
+    fn residual_network_adds_its_output_to_the_hand_written_evaluation() {
+        let net = nnue::Network::random(VariantKind::KingOfTheHill, 11);
+        let mut params = (*default_params(VariantKind::KingOfTheHill)).clone();
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R b KQ - 0 9",
+            "4k3/pp3ppp/8/8/8/8/PPP2PPP/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let (pos, _) = Position::<KingOfTheHill>::from_fen(fen).unwrap();
+            let (out, linear) = (net.evaluate(&pos), evaluate_linear(&pos, &params));
+            params.nnue = Some(Arc::new(net.clone()));
+            assert_eq!(evaluate(&pos, &params), out, "{fen}: a plain network replaces it");
+            params.nnue = Some(Arc::new(net.clone().with_residual(true)));
+            assert_eq!(
+                evaluate(&pos, &params),
+                out + linear,
+                "{fen}: a residual one adds"
+            );
         }
     }
 

@@ -18,7 +18,10 @@
 //! little-endian): magic `SAPPERNN`, `u32` version 1, `u32` variant code (as in
 //! datagen records), `u32` hidden size, then `i16` transformer weights
 //! (`768 x HIDDEN`, feature-major), `i16` transformer biases (`HIDDEN`), `i16` output
-//! weights (`2 x HIDDEN`), `i32` output bias. `sapper train` writes them.
+//! weights (`2 x HIDDEN`), `i32` output bias. `sapper train` writes them. Version 2
+//! (a residual network, [`Network::residual`]) is version 1 with a `u32` flags word
+//! after the hidden size, bit 0 set; networks without the flag are written as
+//! version 1, so their bytes and hashes stay as they were.
 
 use crate::eval::params::{content_hash_bytes, hash_in_name};
 use sapper_rules::bitboard::BitBoard;
@@ -45,9 +48,13 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 const MAGIC: &[u8; 8] = b"SAPPERNN";
 const VERSION: u32 = 1;
+/// The version with a flags word (bit 0: residual).
+const VERSION_FLAGS: u32 = 2;
 const HEADER_BYTES: usize = 20;
+/// Bit 0 of the flags word: the output is added to the hand-written evaluation.
+const FLAG_RESIDUAL: u32 = 1;
 
-/// The size in bytes of a network file.
+/// The size in bytes of a (version 1) network file; version 2 adds 4.
 pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
 /// A quantized network. See the module documentation for the shapes.
@@ -65,14 +72,23 @@ pub struct Network {
     out_weights: Box<[i16; 2 * HIDDEN]>,
     /// Output bias, scale `QA * QB`.
     out_bias: i32,
+    /// A residual network: it was trained on the score less the hand-written
+    /// evaluation, and its output is added to that evaluation (the variant's
+    /// parameters in use; king of the hill's, whose hill race a network of piece
+    /// squares alone does not see).
+    pub residual: bool,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({} {}x{}x2, hash {})",
-            self.variant, INPUTS, HIDDEN, self.hash
+            "Network({} {}x{}x2{}, hash {})",
+            self.variant,
+            INPUTS,
+            HIDDEN,
+            if self.residual { ", residual" } else { "" },
+            self.hash
         )
     }
 }
@@ -154,7 +170,7 @@ impl Network {
         }
         let mut r = Reader { bytes, at: 8 };
         let version = r.u32();
-        if version != VERSION {
+        if version != VERSION && version != VERSION_FLAGS {
             return Err(NetworkError::BadHeader(format!("version {version}")));
         }
         let code = r.u32();
@@ -166,11 +182,16 @@ impl Network {
         if hidden as usize != HIDDEN {
             return Err(NetworkError::WrongHidden(hidden));
         }
-        if bytes.len() != FILE_BYTES {
+        let expected = FILE_BYTES + 4 * (version == VERSION_FLAGS) as usize;
+        if bytes.len() != expected {
             return Err(NetworkError::WrongSize {
-                expected: FILE_BYTES,
+                expected,
                 found: bytes.len(),
             });
+        }
+        let flags = if version == VERSION_FLAGS { r.u32() } else { 0 };
+        if flags & !FLAG_RESIDUAL != 0 {
+            return Err(NetworkError::BadHeader(format!("unknown flags {flags:#x}")));
         }
         let hash = content_hash_bytes(bytes);
         if let Some(expected) = hash_in_name(name) {
@@ -198,6 +219,7 @@ impl Network {
             ft_bias,
             out_weights,
             out_bias,
+            residual: flags & FLAG_RESIDUAL != 0,
         })
     }
 
@@ -221,9 +243,18 @@ impl Network {
             ft_bias: Box::new(ft_bias),
             out_weights: Box::new(out_weights),
             out_bias,
+            residual: false,
         };
         net.hash = content_hash_bytes(&net.to_bytes());
         net
+    }
+
+    /// This network marked residual or not ([`Network::residual`]), its hash
+    /// recomputed.
+    pub fn with_residual(mut self, residual: bool) -> Network {
+        self.residual = residual;
+        self.hash = content_hash_bytes(&self.to_bytes());
+        self
     }
 
     /// The quantized parts, as [`Network::from_parts`] takes them: transformer
@@ -236,11 +267,15 @@ impl Network {
 
     /// The file bytes (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let mut out = Vec::with_capacity(FILE_BYTES + 4);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if self.residual { VERSION_FLAGS } else { VERSION };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&u32::from(self.variant.code()).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        if self.residual {
+            out.extend_from_slice(&FLAG_RESIDUAL.to_le_bytes());
+        }
         for v in self
             .ft_weights
             .iter()
@@ -281,7 +316,8 @@ impl Network {
         (sum / QA + self.out_bias) * SCALE / (QA * QB)
     }
 
-    /// The evaluation of `pos` from scratch, centipawns for the side to move.
+    /// The network's output for `pos` from scratch, centipawns for the side to move
+    /// (for a [`Network::residual`] one, what it adds to the hand-written evaluation).
     pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> i32 {
         let mut acc = Accumulator::default();
         acc.refresh(self, &PieceBoards::of(pos));
@@ -523,6 +559,41 @@ mod tests {
         assert!(matches!(
             Network::parse_named("x.nnue", b"SAPPEREVAL"),
             Err(NetworkError::BadHeader(_))
+        ));
+    }
+
+    #[test]
+    fn residual_flag_round_trips_in_version_2_and_plain_networks_stay_version_1() {
+        let plain = Network::random(VariantKind::KingOfTheHill, 2);
+        let residual = plain.clone().with_residual(true);
+        assert_ne!(plain.hash, residual.hash);
+        let bytes = residual.to_bytes();
+        assert_eq!(bytes.len(), FILE_BYTES + 4);
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            VERSION_FLAGS
+        );
+        let name = format!("kingofthehill-{}.nnue", residual.hash);
+        let parsed = Network::parse_named(&name, &bytes).expect("parses");
+        assert!(parsed.residual);
+        assert_eq!(parsed, residual);
+        // Unmarking it gives back the version 1 bytes, hash and all.
+        assert_eq!(parsed.with_residual(false), plain);
+        assert_eq!(
+            u32::from_le_bytes(plain.to_bytes()[8..12].try_into().unwrap()),
+            VERSION
+        );
+        // Unknown flags are refused.
+        let mut unknown = bytes.clone();
+        unknown[20] |= 2;
+        assert!(matches!(
+            Network::parse_named("x.nnue", &unknown),
+            Err(NetworkError::BadHeader(_))
+        ));
+        // A version 2 header with version 1's length is refused.
+        assert!(matches!(
+            Network::parse_named("x.nnue", &bytes[..FILE_BYTES]),
+            Err(NetworkError::WrongSize { .. })
         ));
     }
 

@@ -813,17 +813,21 @@ impl<V: VariantSearch> Searcher<V> {
             return known;
         }
         let params = &self.ctx.as_ref().expect("set for the search").params;
+        let key = pos.key();
+        let mut linear = || {
+            self.eval_cache.get(key).unwrap_or_else(|| {
+                let eval = evaluate_linear_with(pos, params, &mut self.eval_tables);
+                self.eval_cache.put(key, eval);
+                eval
+            })
+        };
         match params.nnue.as_deref() {
             // The network's accumulators are updated along the line: no cache.
-            Some(net) if crate::eval::nnue::supports::<V>() => self.nnue.evaluate(net, pos, self.ply),
-            _ => {
-                let key = pos.key();
-                self.eval_cache.get(key).unwrap_or_else(|| {
-                    let eval = evaluate_linear_with(pos, params, &mut self.eval_tables);
-                    self.eval_cache.put(key, eval);
-                    eval
-                })
+            Some(net) if crate::eval::nnue::supports::<V>() => {
+                let base = if net.residual { linear() } else { 0 };
+                self.nnue.evaluate(net, pos, self.ply) + base
             }
+            _ => linear(),
         }
     }
 

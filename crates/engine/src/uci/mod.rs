@@ -344,13 +344,18 @@ impl Uci {
             .nnue
             .as_deref()
             .filter(|_| crate::eval::nnue::supports::<V>())
-            .map(|n| n.evaluate(&g.position) * g.position.side_to_move().sign()));
+            .map(|n| (n.evaluate(&g.position) * g.position.side_to_move().sign(), n.residual)));
         match (net, self.engine.network_name()) {
-            (Some(cp), Some(name)) => {
+            (Some((cp, residual)), Some(name)) => {
                 self.say(&format!("Hand-written evaluation: {hand}"));
                 self.say(&format!("NNUE network: {name}"));
+                let (cp, how) = if residual {
+                    (cp + t.total_white, "NNUE added to the hand-written evaluation")
+                } else {
+                    (cp, "NNUE")
+                };
                 self.say(&format!(
-                    "Final evaluation: {} (White's view, NNUE)",
+                    "Final evaluation: {} (White's view, {how})",
                     score::human(cp)
                 ));
             }

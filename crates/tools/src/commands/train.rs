@@ -23,6 +23,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
         max_score: args.max_score,
         seed: args.seed,
         init: args.init,
+        residual: args.residual,
     };
     match train::run(&settings, &mut std::io::stderr()) {
         Ok(r) => {
