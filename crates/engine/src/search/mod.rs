@@ -805,8 +805,8 @@ impl<V: VariantSearch> Searcher<V> {
 
     /// The static evaluation of `pos`, the node at this ply, for the side to move,
     /// centipawns: known endgames, else the network through this thread's
-    /// accumulators where the parameters hold one for this board, else the linear
-    /// evaluation.
+    /// accumulators where the parameters hold one for this board (plus the linear
+    /// evaluation for a residual network), else the linear evaluation.
     #[inline]
     fn static_eval(&mut self, pos: &Position<V>) -> i32 {
         if let Some(known) = endgame::known(pos) {
@@ -822,7 +822,8 @@ impl<V: VariantSearch> Searcher<V> {
             })
         };
         match params.nnue.as_deref() {
-            // The network's accumulators are updated along the line: no cache.
+            // The network's accumulators are updated along the line: no cache for
+            // them; a residual network's base, the evaluation, is cached as usual.
             Some(net) if crate::eval::nnue::supports::<V>() => {
                 let base = if net.residual { linear() } else { 0 };
                 self.nnue.evaluate(net, pos, self.ply) + base
