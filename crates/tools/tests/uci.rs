@@ -1476,6 +1476,33 @@ fn eval_prints_a_final_evaluation_in_every_variant() {
 }
 
 #[test]
+fn eval_of_a_known_endgame_is_its_rule_alone() {
+    // Atomic's queen against a bare king, where a network is embedded: the search
+    // scores it by the endgame rule (`eval/endgame.rs`), and so must `eval`.
+    let mut s = Session::new();
+    s.cmd("setoption name UCI_Variant value atomic");
+    s.cmd("position fen 8/8/8/3k4/8/8/4Q3/4K3 w - - 0 1");
+    let out = s.cmd("eval");
+    let known = out
+        .iter()
+        .find_map(|l| l.strip_prefix("Known endgame (overrides)"))
+        .unwrap_or_else(|| panic!("no known-endgame line: {out:#?}"));
+    let final_line = out
+        .iter()
+        .find(|l| l.starts_with("Final evaluation"))
+        .unwrap_or_else(|| panic!("no final evaluation: {out:#?}"));
+    let number = |l: &str| {
+        l.split_whitespace()
+            .find_map(|w| w.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("no number in {l:?}"))
+    };
+    // The table gives centipawns, the final line pawns.
+    assert_eq!(number(known), (100.0 * number(final_line)).round(), "{out:#?}");
+    assert!(final_line.contains("known endgame"), "{final_line}");
+    assert!(!out.iter().any(|l| l.starts_with("NNUE network")), "{out:#?}");
+}
+
+#[test]
 fn bench_ends_with_nodes_and_nps() {
     let mut s = Session::new();
     s.send("bench 3");

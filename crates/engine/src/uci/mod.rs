@@ -340,6 +340,15 @@ impl Uci {
             self.say(&line);
         }
         let hand = format!("{} (White's view, tempo included)", score::human(t.total_white));
+        if t.endgame {
+            // The search scores a known endgame by its rule alone (`eval::evaluate`):
+            // no network is read, so none is shown.
+            self.say(&format!(
+                "Final evaluation: {} (White's view, a known endgame's rule)",
+                score::human(t.total_white)
+            ));
+            return;
+        }
         let net = with_game!(game, g, V => params
             .nnue
             .as_deref()
