@@ -153,7 +153,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
+    if args.residual and args.fit != "nnue":
+        # The hand-written evaluation's tune has no residual form: silently fitting
+        # the whole score would make a file the user did not ask for.
+        ap.error("--residual needs --fit nnue")
 
     Path(args.data).mkdir(parents=True, exist_ok=True)
     for done, cmd in plan(args):

@@ -138,3 +138,12 @@ def test_no_match_without_games_and_no_file_no_match(tmp_path, monkeypatch):
     assert len(calls) == 1
     with pytest.raises(SystemExit):
         teacher_pipeline.main(argv + ["--match", "10"])
+
+
+def test_residual_without_a_network_fit_is_refused(tmp_path, capsys):
+    argv = ["--variant", "atomic", "--teacher", "/bin/t", "--tag", "t", "--data", str(tmp_path), "--residual"]
+    with pytest.raises(SystemExit) as exit_info:
+        teacher_pipeline.main(argv)
+    assert exit_info.value.code == 2
+    assert "--residual needs --fit nnue" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
