@@ -22,7 +22,7 @@ import { parseUci, makeSquare, parseSquare, squareFile } from 'chessops/util';
 import { makeSanAndPlay, makeSanVariation } from 'chessops/san';
 import { normalizeMove } from 'chessops/chess';
 import { SapperEngine } from '../src/engine.js';
-import { instantiate, parseAnswer } from '../src/core.js';
+import { instantiate, parseAnswer, wasmFile } from '../src/core.js';
 import { reviewGraph, winningChances } from './review.js';
 import { levelLabel } from './levels.js';
 
@@ -1228,7 +1228,9 @@ function wire() {
 page.ready = (async () => {
   $('engine-status').textContent = 'Loading Sapper...';
   const t0 = performance.now();
-  const wasm = fetch(new URL('sapper.wasm', import.meta.url))
+  // The same file as the engine's worker loads, so the browser fetches it once.
+  const wasm = wasmFile()
+    .then((file) => fetch(new URL(file, import.meta.url)))
     .then((r) => r.arrayBuffer())
     .then((b) => WebAssembly.compile(b));
   page.engine = await SapperEngine.start(new URL('sapper.js', import.meta.url));

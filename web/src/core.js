@@ -2,8 +2,21 @@
 // imports the module needs and a small wrapper around its exports. Shared by the
 // engine worker, the page (for the minesweeper rules) and the Node tests.
 
+import { simd } from 'wasm-feature-detect';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * The engine file this JavaScript engine should load: `sapper-simd.wasm` where it
+ * validates WebAssembly SIMD code (Chrome 91, Firefox 89, Safari 16.4 and later;
+ * detected by wasm-feature-detect), else `sapper.wasm`. Both search node for node
+ * alike; the SIMD one is faster where networks evaluate (web/README.md).
+ * @returns {Promise<string>}
+ */
+export async function wasmFile() {
+  return (await simd()) ? 'sapper-simd.wasm' : 'sapper.wasm';
+}
 
 /**
  * Instantiates Sapper.

@@ -16,7 +16,7 @@ export class SapperEngine {
   /**
    * Starts the worker and waits for `uciok`.
    * @param {string|URL} [url] where sapper.js is served (sapper-engine.js and
-   *   sapper.wasm lie beside it)
+   *   sapper.wasm and sapper-simd.wasm lie beside it)
    */
   static async start(url = new URL('./sapper.js', import.meta.url)) {
     const engine = new SapperEngine(new Worker(url));

@@ -19,6 +19,8 @@
 // way: `pass` (the move passed, for the threat), which is part of the position, and
 // `review ...`, a long command like `go` (answered `review stopped` when stopped).
 
+import { wasmFile as chooseWasm } from './core.js';
+
 const base = self.location.href;
 const isolated = typeof SharedArrayBuffer !== 'undefined' && self.crossOriginIsolated === true;
 const sab = isolated ? new SharedArrayBuffer(4) : null;
@@ -194,9 +196,15 @@ self.onmessage = (e) => {
   else waiting.push(line);
 };
 
-fetch(new URL('sapper.wasm', base))
+// The SIMD build where the browser has WebAssembly SIMD, the plain one elsewhere.
+let wasmFile = 'sapper.wasm';
+chooseWasm()
+  .then((file) => {
+    wasmFile = file;
+    return fetch(new URL(wasmFile, base));
+  })
   .then((r) => {
-    if (!r.ok) throw new Error(`sapper.wasm: HTTP ${r.status}`);
+    if (!r.ok) throw new Error(`${wasmFile}: HTTP ${r.status}`);
     return r.arrayBuffer();
   })
   .then((buf) => WebAssembly.compile(buf))
@@ -205,4 +213,4 @@ fetch(new URL('sapper.wasm', base))
     startInner();
     for (const line of waiting.splice(0)) handle(line);
   })
-  .catch((err) => self.postMessage(`info string error: cannot load sapper.wasm: ${err.message}`));
+  .catch((err) => self.postMessage(`info string error: cannot load ${wasmFile}: ${err.message}`));

@@ -99,6 +99,17 @@ async function stopWithin100ms(page) {
   }, WORKER_HELPERS);
 }
 
+test('chromium, which has WebAssembly SIMD, loads the SIMD build only', async () => {
+  server.requests.length = 0;
+  const { page, problems } = await openPage();
+  await page.evaluate(() => window.sapperPage.ready);
+  const wasm = server.requests.filter((u) => u.endsWith('.wasm'));
+  assert.ok(wasm.length >= 1, `no engine file requested: ${server.requests}`);
+  assert.ok(wasm.every((u) => u === '/sapper-simd.wasm'), `requested ${wasm}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('the worker answers uci and isready, and stop ends go infinite within 100 ms (cross-origin isolated)', async () => {
   const { page, problems } = await openPage();
   const r = await stopWithin100ms(page);

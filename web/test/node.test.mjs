@@ -11,9 +11,9 @@ import { instantiate, parseAnswer } from '../src/core.js';
 const wasm = new URL('../dist/sapper.wasm', import.meta.url);
 const module = new WebAssembly.Module(fs.readFileSync(wasm));
 
-function engine() {
+function engine(compiled = module) {
   const out = [];
-  const e = instantiate(module, { onLine: (l) => out.push(l), flag: new Int32Array(new SharedArrayBuffer(4)) });
+  const e = instantiate(compiled, { onLine: (l) => out.push(l), flag: new Int32Array(new SharedArrayBuffer(4)) });
   return {
     run(line) {
       out.length = 0;
@@ -125,13 +125,15 @@ test('the rules referee a minesweeper game on the hidden layout', () => {
   assert.match(parseAnswer(e.rules('state minesweeper fen nonsense')).error[0], /FEN/i);
 });
 
-test('bench visits as many nodes as the native binary', { skip: !process.env.SAPPER_NATIVE }, () => {
-  const depth = '7';
-  const native = execFileSync(process.env.SAPPER_NATIVE, ['bench', depth]).toString().trim().split('\n').at(-1);
-  const e = engine();
-  const ours = e.run(`bench ${depth}`).at(-1);
-  assert.equal(ours.split(' ')[0], native.split(' ')[0], `wasm "${ours}" vs native "${native}"`);
-});
+for (const file of ['sapper.wasm', 'sapper-simd.wasm']) {
+  test(`${file}: bench visits as many nodes as the native binary`, { skip: !process.env.SAPPER_NATIVE }, () => {
+    const depth = '7';
+    const native = execFileSync(process.env.SAPPER_NATIVE, ['bench', depth]).toString().trim().split('\n').at(-1);
+    const e = engine(new WebAssembly.Module(fs.readFileSync(new URL(`../dist/${file}`, import.meta.url))));
+    const ours = e.run(`bench ${depth}`).at(-1);
+    assert.equal(ours.split(' ')[0], native.split(' ')[0], `${file} "${ours}" vs native "${native}"`);
+  });
+}
 
 test("the play page's level strengths are docs/difficulty.md's ladder", async () => {
   const { LADDER, levelLabel } = await import('../page/levels.js');

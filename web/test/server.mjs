@@ -21,6 +21,7 @@ const TYPES = {
 export function serve(root, port = 0) {
   const server = http.createServer((req, res) => {
     let url = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    server.requests.push(url);
     const plain = url.startsWith('/plain/');
     if (plain) url = url.slice('/plain'.length);
     if (url.endsWith('/')) url += 'index.html';
@@ -37,6 +38,8 @@ export function serve(root, port = 0) {
     res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
+  /** Every path requested, in order (the tests read which engine file was loaded). */
+  server.requests = [];
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
