@@ -14,7 +14,7 @@ mod options;
 use crate::bench;
 use crate::display::board_text;
 use crate::engine::{Engine, SearchListener};
-use crate::eval::trace;
+use crate::eval::{evaluate, trace};
 use crate::search::score;
 use crate::search::timeman::Limits;
 use crate::search::{IterationInfo, Reporter, SearchResult};
@@ -340,36 +340,34 @@ impl Uci {
             self.say(&line);
         }
         let hand = format!("{} (White's view, tempo included)", score::human(t.total_white));
-        if t.endgame {
-            // The search scores a known endgame by its rule alone (`eval::evaluate`):
-            // no network is read, so none is shown.
-            self.say(&format!(
-                "Final evaluation: {} (White's view, a known endgame's rule)",
-                score::human(t.total_white)
-            ));
-            return;
-        }
-        let net = with_game!(game, g, V => params
-            .nnue
-            .as_deref()
-            .filter(|_| crate::eval::nnue::supports::<V>())
-            .map(|n| (n.evaluate(&g.position) * g.position.side_to_move().sign(), n.residual)));
-        match (net, self.engine.network_name()) {
-            (Some((cp, residual)), Some(name)) => {
+        // The final figure is the search's own static evaluation (`eval::evaluate`:
+        // a known endgame's rule, else the network, added to the hand-written
+        // evaluation when residual), so the two cannot disagree.
+        let (final_white, net) = with_game!(game, g, V => (
+            evaluate(&g.position, &params) * g.position.side_to_move().sign(),
+            params
+                .nnue
+                .as_deref()
+                .filter(|_| !t.endgame && crate::eval::nnue::supports::<V>())
+                .map(|n| n.residual),
+        ));
+        let how = match (net, self.engine.network_name()) {
+            (Some(residual), Some(name)) => {
                 self.say(&format!("Hand-written evaluation: {hand}"));
                 self.say(&format!("NNUE network: {name}"));
-                let (cp, how) = if residual {
-                    (cp + t.total_white, "NNUE added to the hand-written evaluation")
+                if residual {
+                    "NNUE added to the hand-written evaluation"
                 } else {
-                    (cp, "NNUE")
-                };
-                self.say(&format!(
-                    "Final evaluation: {} (White's view, {how})",
-                    score::human(cp)
-                ));
+                    "NNUE"
+                }
             }
-            _ => self.say(&format!("Final evaluation: {hand}")),
-        }
+            _ if t.endgame => "a known endgame's rule",
+            _ => "tempo included",
+        };
+        self.say(&format!(
+            "Final evaluation: {} (White's view, {how})",
+            score::human(final_white)
+        ));
     }
 
     fn bench(&mut self, args: &[&str]) {
